@@ -1,0 +1,46 @@
+// Shape manipulation, joining and splitting, casting and copying.
+#pragma once
+#include <optional>
+#include <vector>
+
+#include "copper/ndarray.hpp"
+
+namespace copper {
+
+enum class Order { C, F };
+
+// A view whenever NumPy gives one; -1 in `shape` is inferred.
+ndarray reshape(const ndarray& a, const Shape& shape, Order order = Order::C);
+ndarray ravel(const ndarray& a, Order order = Order::C);
+ndarray flatten(const ndarray& a, Order order = Order::C);  // always a copy
+ndarray transpose(const ndarray& a, std::optional<std::vector<int>> axes = std::nullopt);
+ndarray swapaxes(const ndarray& a, int axis1, int axis2);
+ndarray moveaxis(const ndarray& a, const std::vector<int>& source, const std::vector<int>& destination);
+ndarray squeeze(const ndarray& a, std::optional<std::vector<int>> axis = std::nullopt);
+ndarray expand_dims(const ndarray& a, const std::vector<int>& axis);
+ndarray broadcast_to(const ndarray& a, const Shape& shape);  // read-only view in NumPy
+std::vector<ndarray> broadcast_arrays(const std::vector<ndarray>& arrays);
+Shape broadcast_shapes(const std::vector<Shape>& shapes);   // ValueError with NumPy's message
+
+ndarray concatenate(const std::vector<ndarray>& arrays, std::optional<int> axis = 0);
+ndarray stack(const std::vector<ndarray>& arrays, int axis = 0);
+ndarray hstack(const std::vector<ndarray>& arrays);
+ndarray vstack(const std::vector<ndarray>& arrays);
+std::vector<ndarray> split(const ndarray& a, std::int64_t sections, int axis = 0);
+std::vector<ndarray> split(const ndarray& a, const std::vector<std::int64_t>& indices, int axis = 0);
+std::vector<ndarray> array_split(const ndarray& a, std::int64_t sections, int axis = 0);
+std::vector<ndarray> array_split(const ndarray& a, const std::vector<std::int64_t>& indices, int axis = 0);
+
+ndarray astype(const ndarray& a, DType dtype, Casting casting = Casting::unsafe, bool copy = true);
+// Copies src into dst with broadcasting; TypeError if src's dtype can't be cast under `casting`.
+void copyto(const ndarray& dst, const operand& src, Casting casting = Casting::same_kind);
+ndarray flip(const ndarray& a, std::optional<std::vector<int>> axis = std::nullopt);
+ndarray roll(const ndarray& a, const std::vector<std::int64_t>& shift,
+             std::optional<std::vector<int>> axis = std::nullopt);
+ndarray repeat(const ndarray& a, const std::vector<std::int64_t>& repeats, std::optional<int> axis = std::nullopt);
+ndarray tile(const ndarray& a, const std::vector<std::int64_t>& reps);
+
+// Normalizes a possibly negative axis; AxisError "axis 3 is out of bounds for array of dimension 2".
+int normalize_axis(int axis, int ndim);
+
+}  // namespace copper

@@ -1,0 +1,163 @@
+// The n-dimensional array: a typed, strided view of a device buffer.
+// Copies of an ndarray share the buffer (like Python references to one array);
+// views made by slicing, reshaping or transposing share it too.
+#pragma once
+#include <complex>
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <memory>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <variant>
+#include <vector>
+
+#include "copper/device.hpp"
+#include "copper/dtype.hpp"
+#include "copper/errors.hpp"
+#include "copper/scalar.hpp"
+
+namespace copper {
+
+using Shape = std::vector<std::int64_t>;
+using Strides = std::vector<std::int64_t>;  // in bytes, as NumPy's
+
+// A block of device memory. The allocating backend supplies the deleter (RAII).
+class Buffer {
+ public:
+  Buffer(void* ptr, std::size_t nbytes, Device device, std::function<void(void*)> deleter)
+      : ptr_(ptr), nbytes_(nbytes), device_(device), deleter_(std::move(deleter)) {}
+  ~Buffer() {
+    if (deleter_) deleter_(ptr_);
+  }
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+  void* data() const { return ptr_; }
+  std::size_t nbytes() const { return nbytes_; }
+  Device device() const { return device_; }
+
+ private:
+  void* ptr_;
+  std::size_t nbytes_;
+  Device device_;
+  std::function<void(void*)> deleter_;
+};
+
+// Basic-index items: integer, slice, newaxis, ellipsis.
+struct Slice {
+  std::optional<std::int64_t> start, stop, step;
+  Slice() = default;
+  Slice(std::optional<std::int64_t> start_, std::optional<std::int64_t> stop_,
+        std::optional<std::int64_t> step_ = std::nullopt)
+      : start(start_), stop(stop_), step(step_) {}
+};
+struct NewAxis {};
+struct Ellipsis {};
+inline constexpr NewAxis newaxis{};
+inline constexpr Ellipsis ellipsis{};
+using IndexItem = std::variant<std::int64_t, Slice, NewAxis, Ellipsis>;
+using Index = std::vector<IndexItem>;
+
+class operand;
+
+class ndarray {
+ public:
+  ndarray() = default;  // a null handle; valid() is false
+  ndarray(std::shared_ptr<Buffer> buffer, DType dtype, Shape shape, Strides strides,
+          std::int64_t offset, std::shared_ptr<const ndarray> base = nullptr);
+
+  bool valid() const { return buffer_ != nullptr; }
+  DType dtype() const { return dtype_; }
+  const Shape& shape() const { return shape_; }
+  const Strides& strides() const { return strides_; }
+  std::int64_t offset() const { return offset_; }  // bytes from the buffer's start
+  int ndim() const { return static_cast<int>(shape_.size()); }
+  std::int64_t size() const;
+  std::int64_t itemsize() const { return copper::itemsize(dtype_); }
+  std::int64_t nbytes() const { return size() * itemsize(); }
+  Device device() const;
+  bool is_c_contiguous() const;
+  bool is_f_contiguous() const;
+  const std::shared_ptr<Buffer>& buffer() const { return buffer_; }
+  void* data() const;  // first element; a device pointer for GPU arrays
+  // The array that owns the memory, for views; nullptr for an array that owns its data.
+  const std::shared_ptr<const ndarray>& base() const { return base_; }
+  // A new view sharing this array's memory with other metadata (base set to the owner).
+  ndarray view_as(DType dtype, Shape shape, Strides strides, std::int64_t offset) const;
+
+  // Host access (synchronizes with the device).
+  Scalar item() const;                          // size-1 arrays only (ValueError otherwise)
+  void copy_to_host(void* dst) const;           // C-order, dst holds nbytes()
+  template <class T>
+  std::vector<T> to_vector() const;             // converts to T when T differs from dtype
+
+  // Methods mirroring NumPy's; each forwards to the free function of the same name.
+  ndarray astype(DType t, Casting casting = Casting::unsafe, bool copy = true) const;
+  ndarray copy() const;
+  ndarray reshape(const Shape& shape) const;
+  ndarray ravel() const;
+  ndarray flatten() const;
+  ndarray transpose() const;
+  ndarray transpose(const std::vector<int>& axes) const;
+  ndarray T() const { return transpose(); }
+  ndarray squeeze() const;
+  ndarray real() const;
+  ndarray imag() const;
+  ndarray conj() const;
+
+  // Basic indexing returns a view: x[{1, Slice(0, 3), newaxis, ellipsis}].
+  ndarray operator[](const Index& index) const;
+  ndarray operator[](std::int64_t i) const;
+  // Writes value (broadcast, cast 'unsafe' as NumPy's setitem) into this array or a view of it.
+  void assign(const operand& value);
+  void assign(const Index& index, const operand& value);
+
+  ndarray& operator+=(const operand& other);
+  ndarray& operator-=(const operand& other);
+  ndarray& operator*=(const operand& other);
+  ndarray& operator/=(const operand& other);
+  ndarray& operator%=(const operand& other);
+  ndarray& operator&=(const operand& other);
+  ndarray& operator|=(const operand& other);
+  ndarray& operator^=(const operand& other);
+  ndarray& operator<<=(const operand& other);
+  ndarray& operator>>=(const operand& other);
+
+ private:
+  std::shared_ptr<Buffer> buffer_;
+  DType dtype_ = DType::float64;
+  Shape shape_;
+  Strides strides_;
+  std::int64_t offset_ = 0;
+  std::shared_ptr<const ndarray> base_;
+};
+
+// Either an array or a scalar: the argument type of every ufunc, so that
+// `x * 5`, `add(x, y)` and `where(c, x, 0.5)` all work. C++ scalars are weak.
+class operand {
+ public:
+  operand(const ndarray& a) : value_(a) {}
+  operand(ndarray&& a) : value_(std::move(a)) {}
+  operand(const Scalar& s) : value_(s) {}
+  template <class T>
+    requires(std::is_arithmetic_v<T>)
+  operand(T v) : value_(Scalar(v)) {}
+  template <class T>
+  operand(std::complex<T> v) : value_(Scalar(std::complex<double>(v))) {}
+
+  bool is_array() const { return value_.index() == 0; }
+  const ndarray& array() const { return std::get<0>(value_); }
+  const Scalar& scalar() const { return std::get<1>(value_); }
+
+ private:
+  std::variant<ndarray, Scalar> value_;
+};
+
+// C-order strides (bytes) for a shape and item size.
+Strides c_strides(const Shape& shape, std::int64_t itemsize);
+Strides f_strides(const Shape& shape, std::int64_t itemsize);
+std::int64_t shape_size(const Shape& shape);
+std::string shape_str(const Shape& shape);  // "(2,3)" as NumPy prints in messages
+
+}  // namespace copper

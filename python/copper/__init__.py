@@ -1,0 +1,16 @@
+"""copper: NumPy's API on NVIDIA GPUs, and on multi-threaded CPUs where no GPU is present.
+
+Change ``import numpy as np`` to ``import copper as cp``. Arrays live on a device
+(``cp.get_default_device()``); ``cp.asarray`` moves NumPy data there and
+``cp.asnumpy`` / ``ndarray.get()`` bring it back.
+"""
+from copper._core import *  # noqa: F401,F403
+from copper._core import ndarray, Device, OutOfMemoryError, CompileError  # noqa: F401
+from copper._dtypes import *  # noqa: F401,F403
+from copper._ufuncs import *  # noqa: F401,F403
+from copper._reductions import *  # noqa: F401,F403
+from copper._manipulation import *  # noqa: F401,F403
+from copper._creation import *  # noqa: F401,F403
+from copper._format import *  # noqa: F401,F403
+
+__version__ = "0.1.0"

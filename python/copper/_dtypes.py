@@ -1,0 +1,27 @@
+"""NumPy's dtype objects and names, re-exported so ``cp.float32`` works as ``np.float32``."""
+import numpy as _np
+
+from copper import _core
+
+bool_ = _np.bool_
+int8, int16, int32, int64 = _np.int8, _np.int16, _np.int32, _np.int64
+uint8, uint16, uint32, uint64 = _np.uint8, _np.uint16, _np.uint32, _np.uint64
+float16, float32, float64 = _np.float16, _np.float32, _np.float64
+complex64, complex128 = _np.complex64, _np.complex128
+dtype = _np.dtype
+newaxis = None
+inf, nan, pi, e = _np.inf, _np.nan, _np.pi, _np.e
+promote_types = _core.promote_types
+can_cast = _core.can_cast
+
+
+def result_type(*arrays_and_dtypes):
+    """numpy.result_type with NEP 50 rules: Python scalars are weak."""
+    return _core.result_type_of(*arrays_and_dtypes)
+
+
+__all__ = [
+    "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float16", "float32", "float64", "complex64", "complex128", "dtype", "newaxis",
+    "inf", "nan", "pi", "e", "promote_types", "can_cast", "result_type",
+]

@@ -1,0 +1,47 @@
+// C++ exceptions -> the Python exceptions NumPy raises for the same mistakes.
+#include <Python.h>
+
+#include "bindings.h"
+
+namespace copper::python {
+
+void bind_errors(nb::module_& m) {
+  static nb::handle out_of_memory = (
+      PyErr_NewExceptionWithDoc("copper.OutOfMemoryError", "Raised when device memory is exhausted.",
+                                PyExc_MemoryError, nullptr));
+  static nb::handle compile_error = (PyErr_NewExceptionWithDoc(
+      "copper.CompileError", "Raised when a kernel fails to compile; carries the compiler log.", PyExc_RuntimeError,
+      nullptr));
+  m.attr("OutOfMemoryError") = nb::borrow(out_of_memory);
+  m.attr("CompileError") = nb::borrow(compile_error);
+
+  nb::register_exception_translator([](const std::exception_ptr& p, void*) {
+    try {
+      std::rethrow_exception(p);
+    } catch (const AxisError& e) {
+      nb::object axis_error = nb::module_::import_("numpy").attr("exceptions").attr("AxisError");
+      PyErr_SetObject(axis_error.ptr(), nb::str(e.what()).ptr());
+    } catch (const LinAlgError& e) {
+      nb::object cls = nb::module_::import_("numpy").attr("linalg").attr("LinAlgError");
+      PyErr_SetString(cls.ptr(), e.what());
+    } catch (const ValueError& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const TypeError& e) {
+      PyErr_SetString(PyExc_TypeError, e.what());
+    } catch (const IndexError& e) {
+      PyErr_SetString(PyExc_IndexError, e.what());
+    } catch (const OverflowError& e) {
+      PyErr_SetString(PyExc_OverflowError, e.what());
+    } catch (const NotImplementedError& e) {
+      PyErr_SetString(PyExc_NotImplementedError, e.what());
+    } catch (const OutOfMemoryError& e) {
+      PyErr_SetString(out_of_memory.ptr(), e.what());
+    } catch (const CompileError& e) {
+      PyErr_SetString(compile_error.ptr(), (std::string(e.what()) + "\n" + e.log).c_str());
+    } catch (const error& e) {
+      PyErr_SetString(PyExc_RuntimeError, e.what());
+    }
+  });
+}
+
+}  // namespace copper::python

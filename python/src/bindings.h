@@ -1,0 +1,18 @@
+// One registration function per family; each lives in its own bind_*.cpp.
+#pragma once
+#include "convert.h"
+
+namespace copper::python {
+
+using ArrayClass = nb::class_<ndarray>;
+void bind_errors(nb::module_& m);
+void bind_dtypes(nb::module_& m);
+void bind_ndarray(nb::module_& m, ArrayClass& cls);
+void bind_creation(nb::module_& m);
+void bind_ufuncs(nb::module_& m, ArrayClass& cls);
+void bind_reductions(nb::module_& m, ArrayClass& cls);
+void bind_manipulation(nb::module_& m, ArrayClass& cls);
+void bind_indexing(nb::module_& m, ArrayClass& cls);
+void bind_format(nb::module_& m, ArrayClass& cls);
+
+}  // namespace copper::python

@@ -1,0 +1,17 @@
+// copper._core: the compiled half of the Python package.
+#include "bindings.h"
+
+NB_MODULE(_core, m) {
+  using namespace copper::python;
+  m.doc() = "copper's C++ core";
+  bind_errors(m);
+  bind_dtypes(m);
+  ArrayClass cls(m, "ndarray");
+  bind_ndarray(m, cls);
+  bind_creation(m);
+  bind_ufuncs(m, cls);
+  bind_reductions(m, cls);
+  bind_manipulation(m, cls);
+  bind_indexing(m, cls);
+  bind_format(m, cls);
+}

@@ -1,0 +1,18 @@
+// Shared front-end helpers: allocating outputs and checking devices.
+#pragma once
+#include <vector>
+
+#include "backend/backend.h"
+#include "copper/ndarray.hpp"
+
+namespace copper::api {
+
+// A new C-contiguous array on `device` (uninitialized).
+ndarray allocate(const Shape& shape, DType dtype, Device device);
+// The one device all arrays live on; ValueError naming both devices if they differ.
+Device common_device(const std::vector<const ndarray*>& arrays, Device fallback);
+// Negative dimensions raise ValueError("negative dimensions are not allowed").
+void check_shape(const Shape& shape);
+inline backend::Backend& backend_of(const ndarray& a) { return backend::backend_for(a.device()); }
+
+}  // namespace copper::api

@@ -1,0 +1,96 @@
+// Broadcasting (NumPy's rules), broadcast views, copyto, axis normalization.
+#include <algorithm>
+
+#include "api/array_factory.h"
+#include "copper/manipulation.hpp"
+
+namespace copper {
+
+int normalize_axis(int axis, int ndim) {
+  if (axis < -ndim || axis >= ndim) {
+    throw AxisError("axis " + std::to_string(axis) + " is out of bounds for array of dimension " +
+                    std::to_string(ndim));
+  }
+  return axis < 0 ? axis + ndim : axis;
+}
+
+Shape broadcast_shapes(const std::vector<Shape>& shapes) {
+  std::size_t nd = 0;
+  for (const auto& s : shapes) nd = std::max(nd, s.size());
+  Shape out(nd, 1);
+  for (const auto& s : shapes) {
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      std::int64_t& o = out[nd - s.size() + i];
+      std::int64_t d = s[i];
+      if (d == o || d == 1) continue;
+      if (o == 1) {
+        o = d;
+        continue;
+      }
+      std::string msg = "operands could not be broadcast together with shapes";
+      for (const auto& t : shapes) msg += " " + shape_str(t);
+      throw ValueError(msg + " ");
+    }
+  }
+  return out;
+}
+
+ndarray broadcast_to(const ndarray& a, const Shape& shape) {
+  api::check_shape(shape);
+  const int nd = static_cast<int>(shape.size());
+  if (a.ndim() > nd) {
+    throw ValueError("input operand has more dimensions than allowed by the axis remapping");
+  }
+  Strides strides(nd, 0);
+  for (int i = 0; i < a.ndim(); ++i) {
+    int j = nd - a.ndim() + i;
+    if (a.shape()[i] == shape[j]) {
+      strides[j] = a.strides()[i];
+    } else if (a.shape()[i] != 1) {
+      throw ValueError("operands could not be broadcast together with remapped shapes [original->remapped]: " +
+                       shape_str(a.shape()) + "  and requested shape " + shape_str(shape));
+    }
+  }
+  return a.view_as(a.dtype(), shape, strides, a.offset());
+}
+
+std::vector<ndarray> broadcast_arrays(const std::vector<ndarray>& arrays) {
+  std::vector<Shape> shapes;
+  for (const auto& a : arrays) shapes.push_back(a.shape());
+  Shape s = broadcast_shapes(shapes);
+  std::vector<ndarray> out;
+  for (const auto& a : arrays) out.push_back(broadcast_to(a, s));
+  return out;
+}
+
+void copyto(const ndarray& dst, const operand& src, Casting casting) {
+  if (!src.is_array()) {
+    const Scalar& v = src.scalar();
+    // A weak scalar follows NEP 50: it must fit an integer destination; kinds still apply.
+    DType from = v.weak() ? (static_cast<int>(v.kind()) <= static_cast<int>(kind(dst.dtype())) ? dst.dtype() : v.dtype())
+                          : v.dtype();
+    if (!can_cast(from, dst.dtype(), casting)) {
+      throw TypeError("Cannot cast scalar from dtype('" + std::string(name(from)) + "') to dtype('" +
+                      std::string(name(dst.dtype())) + "') according to the rule '" + std::string(name(casting)) + "'");
+    }
+    if (v.weak() && is_integer(dst.dtype()) && !v.fits_in(dst.dtype()) && casting != Casting::unsafe) {
+      throw OverflowError("Python integer " + std::to_string(v.to_int64()) + " out of bounds for " +
+                          std::string(name(dst.dtype())));
+    }
+    if (dst.size()) api::backend_of(dst).fill(backend::view_of(dst), v);
+    return;
+  }
+  const ndarray& s = src.array();
+  if (!can_cast(s.dtype(), dst.dtype(), casting)) {
+    throw TypeError("Cannot cast array data from dtype('" + std::string(name(s.dtype())) + "') to dtype('" +
+                    std::string(name(dst.dtype())) + "') according to the rule '" + std::string(name(casting)) + "'");
+  }
+  api::common_device({&dst, &s}, dst.device());
+  ndarray b = broadcast_to(s, dst.shape());
+  if (dst.size() == 0) return;
+  // Overlapping source and destination (x[1:] = x[:-1]): copy the source out first.
+  if (b.buffer() == dst.buffer() && (b.offset() != dst.offset() || b.strides() != dst.strides())) b = b.copy();
+  api::backend_of(dst).copy(backend::view_of(b), backend::view_of(dst));
+}
+
+}  // namespace copper

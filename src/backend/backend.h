@@ -1,0 +1,59 @@
+// The interface both backends implement. The front end (src/api) has already
+// checked arguments, resolved dtypes, broadcast shapes and allocated outputs:
+// a backend only moves and computes bytes.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <span>
+
+#include "copper/ndarray.hpp"
+#include "ops/catalogue.h"
+
+namespace copper::backend {
+
+// What a kernel sees of an array: a data pointer on the backend's device plus layout.
+struct ArrayView {
+  void* data;
+  DType dtype;
+  Shape shape;
+  Strides strides;  // bytes; 0 along broadcast dimensions
+};
+ArrayView view_of(const ndarray& a);
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual Device device() const = 0;
+
+  // Memory.
+  virtual std::shared_ptr<Buffer> allocate(std::size_t nbytes) = 0;
+  virtual void copy_from_host(const void* src, const ArrayView& dst) = 0;  // src: C-order, dst's dtype
+  virtual void copy_to_host(const ArrayView& src, void* dst) = 0;          // dst: C-order, src's dtype
+  // dst[...] = cast(src[...]); same shape (src may carry zero strides), any two dtypes.
+  virtual void copy(const ArrayView& src, const ArrayView& dst) = 0;
+  virtual void fill(const ArrayView& dst, const Scalar& value) = 0;
+  // dst[i] = start + i * step over dst in C order (arange, linspace's body).
+  virtual void iota(const ArrayView& dst, const Scalar& start, const Scalar& step) = 0;
+
+  // Elementwise: out[...] = op(in[0][...], ...). All views share out's shape; every
+  // input has dtype `loop`; out has ops::out_dtype(op, loop).
+  virtual void elementwise(ops::UfuncId op, DType loop, std::span<const ArrayView> in,
+                           const ArrayView& out) = 0;
+  // out[...] = cond[...] ? x[...] : y[...]; cond is bool, x, y and out share one dtype.
+  virtual void where(const ArrayView& cond, const ArrayView& x, const ArrayView& y,
+                     const ArrayView& out) = 0;
+
+  // Reduces the last `nreduce` axes of `in` into `out` (shape: in's leading axes).
+  // in.dtype is the accumulation dtype chosen by the front end; out has
+  // ops::reduce_out_dtype(op, in.dtype). Empty reductions write the identity.
+  virtual void reduce(ops::ReduceOp op, const ArrayView& in, int nreduce, const ArrayView& out) = 0;
+  // Inclusive scan along `axis`; in and out have the same shape and dtype.
+  virtual void scan(ops::ScanOp op, const ArrayView& in, int axis, const ArrayView& out) = 0;
+
+  virtual void synchronize() = 0;
+};
+
+// The backend that runs work for `device`; throws RuntimeError if it is unavailable.
+Backend& backend_for(Device device);
+
+}  // namespace copper::backend

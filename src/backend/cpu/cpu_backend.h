@@ -1,0 +1,30 @@
+// The CPU backend: multi-threaded strided loops over host memory.
+#pragma once
+#include "backend/backend.h"
+
+namespace copper::backend::cpu {
+
+class CpuBackend final : public backend::Backend {
+ public:
+  using ArrayView = backend::ArrayView;
+  Device device() const override { return copper::cpu; }
+
+  // cpu_memory.cpp
+  std::shared_ptr<Buffer> allocate(std::size_t nbytes) override;
+  void copy_from_host(const void* src, const ArrayView& dst) override;
+  void copy_to_host(const ArrayView& src, void* dst) override;
+  void copy(const ArrayView& src, const ArrayView& dst) override;
+  void fill(const ArrayView& dst, const Scalar& value) override;
+  void iota(const ArrayView& dst, const Scalar& start, const Scalar& step) override;
+  void synchronize() override {}
+
+  // cpu_elementwise.cpp
+  void elementwise(ops::UfuncId op, DType loop, std::span<const ArrayView> in, const ArrayView& out) override;
+  void where(const ArrayView& cond, const ArrayView& x, const ArrayView& y, const ArrayView& out) override;
+
+  // cpu_reduce.cpp, cpu_scan.cpp
+  void reduce(ops::ReduceOp op, const ArrayView& in, int nreduce, const ArrayView& out) override;
+  void scan(ops::ScanOp op, const ArrayView& in, int axis, const ArrayView& out) override;
+};
+
+}  // namespace copper::backend::cpu

@@ -1,0 +1,132 @@
+// Host memory for the CPU backend: allocation, casting copies, fills.
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "backend/cpu/cpu_backend.h"
+#include "backend/cpu/strided_loop.h"
+#include "backend/registry.h"
+#include "ops/casting.h"
+#include "ops/dtype_traits.h"
+
+namespace copper::backend::cpu {
+
+std::shared_ptr<Buffer> CpuBackend::allocate(std::size_t nbytes) {
+  // 64-byte alignment: whole cache lines and any vector width; never a null pointer for 0 bytes.
+  std::size_t rounded = (std::max<std::size_t>(nbytes, 1) + 63) / 64 * 64;
+  void* p = std::aligned_alloc(64, rounded);
+  if (!p) {
+    throw OutOfMemoryError("out of memory allocating " + std::to_string(nbytes) + " bytes on the CPU");
+  }
+  return std::make_shared<Buffer>(p, nbytes, copper::cpu, [](void* q) { std::free(q); });
+}
+
+namespace {
+
+template <class To, class From>
+void cast_run(std::array<char*, 2> p, std::array<std::int64_t, 2> s, std::int64_t n) {
+  auto* d = p[0];
+  const auto* src = p[1];
+  if (s[0] == sizeof(To) && s[1] == sizeof(From)) {  // contiguous: the compiler vectorizes this
+    To* dt = reinterpret_cast<To*>(d);
+    const From* st = reinterpret_cast<const From*>(src);
+    for (std::int64_t i = 0; i < n; ++i) dt[i] = ops::cast<To>(st[i]);
+  } else {
+    for (std::int64_t i = 0; i < n; ++i) {
+      From v;
+      std::memcpy(&v, src + i * s[1], sizeof(From));
+      To r = ops::cast<To>(v);
+      std::memcpy(d + i * s[0], &r, sizeof(To));
+    }
+  }
+}
+
+}  // namespace
+
+void CpuBackend::copy(const ArrayView& src, const ArrayView& dst) {
+  ops::visit_dtype(dst.dtype, [&]<class To>() {
+    ops::visit_dtype(src.dtype, [&]<class From>() {
+      if constexpr (ops::is_same_v<To, From>) {
+        // Same type: plain byte moves (memcpy for contiguous runs).
+        for_each_run<2>(dst.shape, {&dst.strides, &src.strides},
+                        {static_cast<char*>(dst.data), static_cast<char*>(src.data)},
+                        [](std::array<char*, 2> p, std::array<std::int64_t, 2> s, std::int64_t n) {
+                          if (s[0] == sizeof(To) && s[1] == sizeof(To)) {
+                            std::memmove(p[0], p[1], n * sizeof(To));
+                          } else {
+                            for (std::int64_t i = 0; i < n; ++i) std::memcpy(p[0] + i * s[0], p[1] + i * s[1], sizeof(To));
+                          }
+                        });
+      } else {
+        for_each_run<2>(dst.shape, {&dst.strides, &src.strides},
+                        {static_cast<char*>(dst.data), static_cast<char*>(src.data)}, cast_run<To, From>);
+      }
+    });
+  });
+}
+
+void CpuBackend::copy_from_host(const void* src, const ArrayView& dst) {
+  ArrayView host{const_cast<void*>(src), dst.dtype, dst.shape, c_strides(dst.shape, itemsize(dst.dtype))};
+  copy(host, dst);
+}
+
+void CpuBackend::copy_to_host(const ArrayView& src, void* dst) {
+  ArrayView host{dst, src.dtype, src.shape, c_strides(src.shape, itemsize(src.dtype))};
+  copy(src, host);
+}
+
+void CpuBackend::fill(const ArrayView& dst, const Scalar& value) {
+  ops::visit_dtype(dst.dtype, [&]<class T>() {
+    T v;
+    value.store(dst.dtype, &v);
+    for_each_run<1>(dst.shape, {&dst.strides}, {static_cast<char*>(dst.data)},
+                    [v](std::array<char*, 1> p, std::array<std::int64_t, 1> s, std::int64_t n) {
+                      if (s[0] == sizeof(T)) {
+                        T* d = reinterpret_cast<T*>(p[0]);
+                        for (std::int64_t i = 0; i < n; ++i) d[i] = v;
+                      } else {
+                        for (std::int64_t i = 0; i < n; ++i) std::memcpy(p[0] + i * s[0], &v, sizeof(T));
+                      }
+                    });
+  });
+}
+
+// dst must be C-contiguous (the front end only calls iota on new arrays).
+void CpuBackend::iota(const ArrayView& dst, const Scalar& start, const Scalar& step) {
+  std::int64_t n = shape_size(dst.shape);
+  ops::visit_dtype(dst.dtype, [&]<class T>() {
+    T* d = static_cast<T*>(dst.data);
+    parallel_for(n, parallel_grain, [&](std::int64_t b, std::int64_t e) {
+      if constexpr (ops::is_int_v<T> || ops::is_same_v<T, bool>) {
+        if (start.kind() != Kind::float_ && step.kind() != Kind::float_) {
+          std::int64_t s0 = start.to_int64(), ds = step.to_int64();
+          for (std::int64_t i = b; i < e; ++i) d[i] = ops::cast<T>(s0 + i * ds);
+          return;
+        }
+      }
+      if constexpr (ops::is_complex_v<T>) {
+        auto s0 = start.to_complex(), ds = step.to_complex();
+        for (std::int64_t i = b; i < e; ++i) {
+          auto v = s0 + static_cast<double>(i) * ds;
+          d[i] = ops::cast<T>(ops::complex<double>(v.real(), v.imag()));
+        }
+      } else {
+        double s0 = start.to_double(), ds = step.to_double();
+        for (std::int64_t i = b; i < e; ++i) d[i] = ops::cast<T>(s0 + static_cast<double>(i) * ds);
+      }
+    });
+  });
+}
+
+}  // namespace copper::backend::cpu
+
+namespace copper::backend {
+Backend& cpu_backend() {
+  static cpu::CpuBackend backend;
+  return backend;
+}
+}  // namespace copper::backend
+
+namespace copper {
+void synchronize(Device device) { backend::backend_for(device).synchronize(); }
+}  // namespace copper

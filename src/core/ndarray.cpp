@@ -1,0 +1,148 @@
+// ndarray's own state: layout queries, views, host reads.
+#include "copper/ndarray.hpp"
+
+#include <complex>
+#include <cstring>
+
+#include "backend/backend.h"
+#include "copper/creation.hpp"
+#include "copper/manipulation.hpp"
+#include "ops/dtype_traits.h"
+
+namespace copper {
+
+std::int64_t shape_size(const Shape& shape) {
+  std::int64_t n = 1;
+  for (auto d : shape) n *= d;
+  return n;
+}
+
+Strides c_strides(const Shape& shape, std::int64_t itemsize) {
+  Strides s(shape.size());
+  std::int64_t step = itemsize;
+  for (int i = static_cast<int>(shape.size()) - 1; i >= 0; --i) {
+    s[i] = step;
+    step *= std::max<std::int64_t>(shape[i], 1);
+  }
+  return s;
+}
+
+Strides f_strides(const Shape& shape, std::int64_t itemsize) {
+  Strides s(shape.size());
+  std::int64_t step = itemsize;
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    s[i] = step;
+    step *= std::max<std::int64_t>(shape[i], 1);
+  }
+  return s;
+}
+
+std::string shape_str(const Shape& shape) {
+  std::string s = "(";
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    if (i) s += ",";
+    s += std::to_string(shape[i]);
+  }
+  if (shape.size() == 1) s += ",";
+  return s + ")";
+}
+
+ndarray::ndarray(std::shared_ptr<Buffer> buffer, DType dtype, Shape shape, Strides strides, std::int64_t offset,
+                 std::shared_ptr<const ndarray> base)
+    : buffer_(std::move(buffer)),
+      dtype_(dtype),
+      shape_(std::move(shape)),
+      strides_(std::move(strides)),
+      offset_(offset),
+      base_(std::move(base)) {}
+
+std::int64_t ndarray::size() const { return shape_size(shape_); }
+
+Device ndarray::device() const { return buffer_ ? buffer_->device() : cpu; }
+
+void* ndarray::data() const { return static_cast<char*>(buffer_->data()) + offset_; }
+
+// NumPy's rule: dimensions of length 1 may have any stride; an empty array is contiguous.
+bool ndarray::is_c_contiguous() const {
+  if (size() == 0) return true;
+  std::int64_t expected = itemsize();
+  for (int i = ndim() - 1; i >= 0; --i) {
+    if (shape_[i] != 1 && strides_[i] != expected) return false;
+    expected *= shape_[i];
+  }
+  return true;
+}
+
+bool ndarray::is_f_contiguous() const {
+  if (size() == 0) return true;
+  std::int64_t expected = itemsize();
+  for (int i = 0; i < ndim(); ++i) {
+    if (shape_[i] != 1 && strides_[i] != expected) return false;
+    expected *= shape_[i];
+  }
+  return true;
+}
+
+ndarray ndarray::view_as(DType dtype, Shape shape, Strides strides, std::int64_t offset) const {
+  auto owner = base_ ? base_ : std::make_shared<const ndarray>(*this);
+  return ndarray(buffer_, dtype, std::move(shape), std::move(strides), offset, std::move(owner));
+}
+
+void ndarray::copy_to_host(void* dst) const {
+  if (size() == 0) return;
+  backend::backend_for(device()).copy_to_host(backend::view_of(*this), dst);
+}
+
+Scalar ndarray::item() const {
+  if (size() != 1) throw ValueError("can only convert an array of size 1 to a Python scalar");
+  unsigned char buf[16];
+  copy_to_host(buf);
+  return Scalar::load(dtype_, buf);
+}
+
+template <> DType dtype_of<bool>() { return bool_; }
+template <> DType dtype_of<std::int8_t>() { return int8; }
+template <> DType dtype_of<std::uint8_t>() { return uint8; }
+template <> DType dtype_of<std::int16_t>() { return int16; }
+template <> DType dtype_of<std::uint16_t>() { return uint16; }
+template <> DType dtype_of<std::int32_t>() { return int32; }
+template <> DType dtype_of<std::uint32_t>() { return uint32; }
+template <> DType dtype_of<std::int64_t>() { return int64; }
+template <> DType dtype_of<std::uint64_t>() { return uint64; }
+template <> DType dtype_of<float>() { return float32; }
+template <> DType dtype_of<double>() { return float64; }
+template <> DType dtype_of<std::complex<float>>() { return complex64; }
+template <> DType dtype_of<std::complex<double>>() { return complex128; }
+
+template <class T>
+std::vector<T> ndarray::to_vector() const {
+  ndarray converted = dtype_ == dtype_of<T>() ? *this : astype(dtype_of<T>());
+  std::vector<T> out(static_cast<std::size_t>(size()));
+  converted.copy_to_host(out.data());
+  return out;
+}
+
+#define COPPER_TO_VECTOR(T) template std::vector<T> ndarray::to_vector<T>() const;
+COPPER_TO_VECTOR(std::int8_t)
+COPPER_TO_VECTOR(std::uint8_t)
+COPPER_TO_VECTOR(std::int16_t)
+COPPER_TO_VECTOR(std::uint16_t)
+COPPER_TO_VECTOR(std::int32_t)
+COPPER_TO_VECTOR(std::uint32_t)
+COPPER_TO_VECTOR(std::int64_t)
+COPPER_TO_VECTOR(std::uint64_t)
+COPPER_TO_VECTOR(float)
+COPPER_TO_VECTOR(double)
+COPPER_TO_VECTOR(std::complex<float>)
+COPPER_TO_VECTOR(std::complex<double>)
+#undef COPPER_TO_VECTOR
+
+// bool vectors pack bits, so booleans come back as bytes.
+template <>
+std::vector<bool> ndarray::to_vector<bool>() const {
+  auto bytes = astype(bool_).to_vector<std::uint8_t>();
+  return std::vector<bool>(bytes.begin(), bytes.end());
+}
+
+
+}  // namespace copper

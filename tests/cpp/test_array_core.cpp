@@ -1,0 +1,42 @@
+// Construction, views and host round trips of the array model.
+#include <gtest/gtest.h>
+
+#include "copper/copper.hpp"
+#include "device_param.h"
+
+namespace {
+using namespace copper;
+
+class ArrayCore : public DeviceTest {};
+
+TEST_P(ArrayCore, ZerosOnesFull) {
+  auto z = zeros({2, 3}, float32, device());
+  EXPECT_EQ(z.shape(), (Shape{2, 3}));
+  EXPECT_EQ(z.strides(), (Strides{12, 4}));
+  EXPECT_EQ(z.dtype(), float32);
+  EXPECT_EQ(z.to_vector<float>(), std::vector<float>(6, 0.0f));
+  auto f = full({4}, 2.5, std::nullopt, device());
+  EXPECT_EQ(f.dtype(), float64);
+  EXPECT_EQ(f.to_vector<double>(), std::vector<double>(4, 2.5));
+  EXPECT_EQ(full({2}, 3, std::nullopt, device()).dtype(), int64);  // NumPy: full((2,), 3) is int64
+}
+
+TEST_P(ArrayCore, HostRoundTripAndCast) {
+  std::vector<double> values = {1.5, -2.25, 3.0, 1e10, -0.0, 7.75};
+  auto a = array(values, Shape{2, 3}, device());
+  EXPECT_EQ(a.to_vector<double>(), values);
+  // float64 -> int32 truncates toward zero; 1e10 does not fit and gives INT32 "indefinite" like NumPy on x86-64.
+  auto i = a.astype(int32);
+  EXPECT_EQ(i.to_vector<std::int32_t>(), (std::vector<std::int32_t>{1, -2, 3, INT32_MIN, 0, 7}));
+  EXPECT_THROW(a.astype(int32, Casting::safe), TypeError);
+  EXPECT_TRUE(a.is_c_contiguous());
+  EXPECT_FALSE(a.base());
+}
+
+TEST_P(ArrayCore, NegativeShapeIsValueError) {
+  EXPECT_THROW(zeros({2, -1}, float32, device()), ValueError);
+}
+
+INSTANTIATE_DEVICE_TEST(ArrayCore);
+
+}  // namespace
