@@ -1,11 +1,72 @@
-// Placeholder until the elementwise loops land (owned by the ufunc work).
+// CpuBackend::elementwise (dispatch through the loop table) and CpuBackend::where.
+#include <cstring>
+
 #include "backend/cpu/cpu_backend.h"
+#include "backend/cpu/cpu_elementwise_loops.h"
 
 namespace copper::backend::cpu {
-void CpuBackend::elementwise(ops::UfuncId, DType, std::span<const ArrayView>, const ArrayView&) {
-  throw NotImplementedError("elementwise loops are not built yet");
+
+namespace {
+
+const LoopTable& loop_table() {
+  static const LoopTable table = [] {
+    LoopTable t;
+    add_arithmetic_loops(t);
+    add_exp_log_loops(t);
+    add_trig_loops(t);
+    add_rounding_loops(t);
+    add_comparison_loops(t);
+    add_bitwise_loops(t);
+    return t;
+  }();
+  return table;
 }
-void CpuBackend::where(const ArrayView&, const ArrayView&, const ArrayView&, const ArrayView&) {
-  throw NotImplementedError("where is not built yet");
+
+// where() only moves bytes, so one kernel per item size serves every dtype.
+template <int Size> struct bytes { unsigned char b[Size]; };
+
+template <class T>
+void where_runs(const ArrayView& cond, const ArrayView& x, const ArrayView& y, const ArrayView& out) {
+  for_each_run<4>(
+      out.shape, {&out.strides, &cond.strides, &x.strides, &y.strides},
+      {static_cast<char*>(out.data), static_cast<char*>(cond.data), static_cast<char*>(x.data),
+       static_cast<char*>(y.data)},
+      [](std::array<char*, 4> p, std::array<std::int64_t, 4> s, std::int64_t n) {
+        constexpr std::int64_t ts = sizeof(T);
+        if (s[0] == ts && s[1] == 1 && s[2] == ts && s[3] == ts) {
+          T* o = reinterpret_cast<T*>(p[0]);
+          const bool* c = reinterpret_cast<const bool*>(p[1]);
+          const T* a = reinterpret_cast<const T*>(p[2]);
+          const T* b = reinterpret_cast<const T*>(p[3]);
+          for (std::int64_t i = 0; i < n; ++i) o[i] = c[i] ? a[i] : b[i];
+        } else {
+          for (std::int64_t i = 0; i < n; ++i) {
+            const char* src = *reinterpret_cast<const bool*>(p[1] + i * s[1]) ? p[2] + i * s[2] : p[3] + i * s[3];
+            std::memcpy(p[0] + i * s[0], src, sizeof(T));
+          }
+        }
+      });
 }
+
+}  // namespace
+
+void CpuBackend::elementwise(ops::UfuncId op, DType loop, std::span<const ArrayView> in, const ArrayView& out) {
+  LoopFn fn = loop_table().fn[static_cast<int>(op)][static_cast<int>(loop)];
+  if (!fn) {
+    throw NotImplementedError("no CPU loop for ufunc '" + std::string(ops::info(op).name) + "' over " +
+                              std::string(name(loop)));
+  }
+  fn(in, out);
+}
+
+void CpuBackend::where(const ArrayView& cond, const ArrayView& x, const ArrayView& y, const ArrayView& out) {
+  switch (itemsize(out.dtype)) {
+    case 1: return where_runs<std::uint8_t>(cond, x, y, out);
+    case 2: return where_runs<std::uint16_t>(cond, x, y, out);
+    case 4: return where_runs<std::uint32_t>(cond, x, y, out);
+    case 8: return where_runs<std::uint64_t>(cond, x, y, out);
+    default: return where_runs<bytes<16>>(cond, x, y, out);
+  }
+}
+
 }  // namespace copper::backend::cpu

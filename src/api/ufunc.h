@@ -1,0 +1,51 @@
+// The front end of every elementwise op: dtype resolution (NEP 50), broadcasting,
+// out= checks, input casting, then one call into the backend.
+#pragma once
+#include <array>
+#include <memory>
+#include <span>
+
+#include "backend/backend.h"
+#include "copper/ufuncs.hpp"
+#include "ops/catalogue.h"
+
+namespace copper::api {
+
+// Runs ufunc `op` over its inputs (1 to 3) as numpy.<op>(*inputs, out=, dtype=, casting=) does.
+ndarray apply_ufunc(ops::UfuncId op, std::span<const operand* const> inputs, const UfuncOptions& opts);
+
+// The loop dtype numpy picks for `op` given each input's dtype (weak scalars already
+// adapted), honouring dtype= and casting=. Throws NumPy's TypeErrors.
+DType resolve_loop(ops::UfuncId op, std::span<const DType> in, std::span<const bool> weak, const UfuncOptions& opts);
+
+// The dtypes the inputs bring to the loop search: arrays and strong scalars their own,
+// weak scalars the dtype NEP 50 gives them next to the strong ones.
+std::array<DType, 3> operand_dtypes(std::span<const operand* const> inputs);
+
+// The name NumPy's messages give the op (numpy.true_divide calls itself 'divide').
+std::string ufunc_name(ops::UfuncId op);
+// "dtype('float64')", as NumPy writes dtypes in messages.
+std::string dtype_repr(DType t);
+
+// An input ready for a kernel: `view` is laid out over the output shape (zero strides
+// along broadcast dimensions); `keep` holds whatever memory the view points into.
+struct KernelInput {
+  backend::ArrayView view;
+  ndarray keep;
+  std::shared_ptr<Buffer> scalar;              // a scalar's device copy (GPU backends)
+  alignas(16) unsigned char inline_value[16];  // a scalar's value, for the CPU backend
+};
+// An array input broadcast to `shape`, cast to `dtype` (a copy when the dtype differs or
+// when it overlaps `dst` without being exactly dst's own view).
+KernelInput array_input(const ndarray& a, const Shape& shape, DType dtype, const ndarray* dst);
+// A scalar input, filled in place (the view may point into k itself): one element of
+// `dtype` on `device`, read with zero strides.
+void scalar_input(KernelInput& k, const Scalar& s, const Shape& shape, DType dtype, Device device);
+
+// The shape the op iterates over: the inputs broadcast together (scalars count as 0-d)
+// and with out= when given, which must already have that shape. NumPy's messages.
+Shape broadcast_inputs(std::span<const operand* const> inputs, const ndarray* out = nullptr);
+// The same, without a copy when an operand already has that shape (`storage` otherwise).
+const Shape& broadcast_inputs(std::span<const operand* const> inputs, const ndarray* out, Shape& storage);
+
+}  // namespace copper::api

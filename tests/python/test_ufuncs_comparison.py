@@ -1,0 +1,127 @@
+"""Comparison, logical, bitwise/shift, floating-point class and extrema ufuncs against
+NumPy over every dtype, with NaN handling and out-of-range Python ints (NumPy 2 rules)."""
+import operator
+
+import numpy as np
+import pytest
+
+import copper as cp
+from conftest import ALL_DTYPES, FLOAT_DTYPES, INT_DTYPES, random_array
+from ufunc_cases import assert_same, check, random_operand
+
+COMPARISONS = ["greater", "greater_equal", "less", "less_equal", "equal", "not_equal"]
+LOGICAL = ["logical_and", "logical_or", "logical_xor"]
+BITWISE = ["bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift"]
+EXTREMA = ["maximum", "minimum", "fmax", "fmin"]
+UNARY = ["logical_not", "invert", "isnan", "isinf", "isfinite"]
+
+
+def with_ties(rng, a, b):
+    """Makes some elements equal so equality branches run, not only strict orderings."""
+    b = b.copy()
+    b.flat[::3] = a.flat[::3]
+    return b
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+@pytest.mark.parametrize("name", COMPARISONS + LOGICAL + BITWISE + EXTREMA)
+def test_binary_every_dtype(device, rng, name, dtype):
+    a = random_operand(rng, name, (5, 6), dtype)
+    b = with_ties(rng, a, random_operand(rng, name, (5, 6), dtype))
+    if name in ("left_shift", "right_shift") and np.dtype(dtype).kind in "iu":
+        b = np.abs(b).astype(dtype)  # negative shift counts are undefined in NumPy's C loops
+    check(getattr(np, name), getattr(cp, name), (a, b), (cp.asarray(a), cp.asarray(b)), name)
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+@pytest.mark.parametrize("name", UNARY)
+def test_unary_every_dtype(device, rng, name, dtype):
+    x = random_operand(rng, name, (4, 5), dtype)
+    check(getattr(np, name), getattr(cp, name), (x,), (cp.asarray(x),), name)
+
+
+@pytest.mark.parametrize("name", COMPARISONS + ["maximum", "bitwise_or"])
+@pytest.mark.parametrize("dtype1", ALL_DTYPES)
+@pytest.mark.parametrize("dtype2", ALL_DTYPES)
+def test_mixed_dtypes(device, rng, name, dtype1, dtype2):
+    a = random_operand(rng, name, (6,), dtype1)
+    b = random_operand(rng, name, (6,), dtype2)
+    check(getattr(np, name), getattr(cp, name), (a, b), (cp.asarray(a), cp.asarray(b)), name)
+
+
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES + [np.complex64, np.complex128])
+def test_nan_and_inf_handling(device, dtype):
+    v = np.array([np.nan, 1.0, -np.inf, np.inf, 0.0, -0.0], dtype=dtype)
+    a, b = np.repeat(v, len(v)), np.tile(v, len(v))
+    for name in COMPARISONS + EXTREMA + LOGICAL:
+        check(getattr(np, name), getattr(cp, name), (a, b), (cp.asarray(a), cp.asarray(b)), name)
+    for name in ["isnan", "isinf", "isfinite", "logical_not"]:
+        check(getattr(np, name), getattr(cp, name), (v,), (cp.asarray(v),), name)
+
+
+def test_complex_nan_in_extrema(device):
+    a = np.array([complex(np.nan, 0), 1 + 1j, complex(0, np.nan), 2 + 0j], np.complex128)
+    b = np.array([1 + 0j, complex(np.nan, 1), 3 + 0j, 2 - 1j], np.complex128)
+    for name in EXTREMA + COMPARISONS:
+        check(getattr(np, name), getattr(cp, name), (a, b), (cp.asarray(a), cp.asarray(b)), name)
+
+
+@pytest.mark.parametrize("dtype", INT_DTYPES)
+def test_shifts_by_width_or_more(device, dtype):
+    bits = np.dtype(dtype).itemsize * 8
+    a = np.array([1, 3, -1 if np.dtype(dtype).kind == "i" else 5, 100, 7, 0], dtype=dtype)
+    b = np.array([0, bits - 1, bits, bits + 3, 1, bits], dtype=dtype)
+    for name in ["left_shift", "right_shift"]:
+        check(getattr(np, name), getattr(cp, name), (a, b), (cp.asarray(a), cp.asarray(b)), name)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int16, np.uint32, np.int64, np.uint64])
+@pytest.mark.parametrize("value", [300, -1, -300, 2**40, 2**63, -(2**63)])
+@pytest.mark.parametrize("name", COMPARISONS)
+def test_comparison_with_out_of_range_python_int(device, rng, dtype, value, name):
+    a = random_array(rng, (4,), dtype)
+    ca = cp.asarray(a)
+    assert_same(getattr(cp, name)(ca, value), getattr(np, name)(a, value), name)
+    assert_same(getattr(cp, name)(value, ca), getattr(np, name)(value, a), name)
+
+
+COMPARISON_OPERATORS = [operator.lt, operator.le, operator.gt, operator.ge, operator.eq, operator.ne]
+BITWISE_OPERATORS = [operator.and_, operator.or_, operator.xor, operator.lshift, operator.rshift]
+
+
+@pytest.mark.parametrize("op", COMPARISON_OPERATORS + BITWISE_OPERATORS, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.uint16, np.int64, np.float32])
+def test_operators(device, rng, op, dtype):
+    a = random_array(rng, (3, 4), dtype, 0, 6)
+    b = random_array(rng, (3, 4), dtype, 0, 6)
+    ca, cb = cp.asarray(a), cp.asarray(b)
+    try:
+        expected = op(a, b)
+    except TypeError:
+        with pytest.raises(TypeError):
+            op(ca, cb)
+        return
+    assert_same(op(ca, cb), expected, "equal")
+    assert_same(op(ca, 2), op(a, 2), "equal")
+    assert_same(op(2, ca), op(2, a), "equal")
+
+
+@pytest.mark.parametrize("op", ["iand", "ior", "ixor", "ilshift", "irshift"])
+def test_inplace_bitwise(device, rng, op):
+    a = random_array(rng, (8,), np.int32, 0, 100)
+    b = random_array(rng, (8,), np.int32, 0, 5)
+    ca = cp.asarray(a)
+    same = ca
+    ca = getattr(operator, op)(ca, cp.asarray(b))
+    assert ca is same
+    assert_same(ca, getattr(operator, op)(a.copy(), b), "bitwise_and")
+
+
+def test_comparison_with_unsupported_object_falls_back(device):
+    a = cp.asarray(np.arange(3))
+    assert (a == "abc") is False
+    assert (a != "abc") is True
+    with pytest.raises(TypeError):
+        a < "abc"
+    with pytest.raises(TypeError):
+        a + "abc"

@@ -1,0 +1,124 @@
+"""Exponential, logarithmic, trigonometric, hyperbolic and rounding ufuncs against NumPy
+over every dtype (unsupported ones must raise TypeError as in NumPy), plus special values."""
+import re
+
+import numpy as np
+import pytest
+
+import copper as cp
+from conftest import ALL_DTYPES, FLOAT_DTYPES, random_array
+from ufunc_cases import assert_same, check, np_call, random_operand
+
+EXP_LOG = ["sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p"]
+TRIG = ["sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh",
+        "arctanh"]
+ROUNDING = ["floor", "ceil", "trunc", "rint"]
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+@pytest.mark.parametrize("name", EXP_LOG + TRIG + ROUNDING)
+def test_unary_math_every_dtype(device, rng, name, dtype):
+    x = random_operand(rng, name, (4, 6), dtype)
+    check(getattr(np, name), getattr(cp, name), (x,), (cp.asarray(x),), name)
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+@pytest.mark.parametrize("name", ["arctan2", "hypot"])
+def test_binary_math_every_dtype(device, rng, name, dtype):
+    a = random_operand(rng, name, (4, 6), dtype)
+    b = random_operand(rng, name, (4, 6), dtype)
+    check(getattr(np, name), getattr(cp, name), (a, b), (cp.asarray(a), cp.asarray(b)), name)
+
+
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES)
+@pytest.mark.parametrize("name", EXP_LOG + TRIG + ROUNDING)
+def test_special_values(device, name, dtype):
+    x = np.array([0.0, -0.0, 1.0, -1.0, 0.5, -0.5, np.inf, -np.inf, np.nan, 2.5, -2.5, 3.5, 1e-30], dtype=dtype)
+    check(getattr(np, name), getattr(cp, name), (x,), (cp.asarray(x),), name)
+
+
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES)
+def test_arctan2_and_hypot_special_values(device, dtype):
+    v = np.array([0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, np.nan], dtype=dtype)
+    a, b = np.repeat(v, len(v)), np.tile(v, len(v))
+    for name in ["arctan2", "hypot"]:
+        check(getattr(np, name), getattr(cp, name), (a, b), (cp.asarray(a), cp.asarray(b)), name)
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+@pytest.mark.parametrize("name", ["sqrt", "exp", "log", "sin", "cos", "tanh", "arctan", "arcsinh"])
+def test_complex_functions_on_axes_and_quadrants(device, name, dtype):
+    re = np.array([0.0, 1.0, -1.0, 0.5, -2.0, 3.0, 0.0, -0.0], dtype=np.float64)
+    im = np.array([1.0, 0.0, 0.0, -0.5, 2.0, -3.0, -1.0, 0.0], dtype=np.float64)
+    z = (re + 1j * im).astype(dtype)
+    check(getattr(np, name), getattr(cp, name), (z,), (cp.asarray(z),), name)
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+def test_angle(device, rng, dtype):
+    z = random_array(rng, (5,), dtype)
+    for deg in (False, True):
+        expected = np_call(np.angle, z, deg=deg)
+        got = cp.angle(cp.asarray(z), deg=deg)
+        assert got.dtype == expected.dtype
+        eps = np.finfo(expected.dtype).eps
+        np.testing.assert_allclose(got.get(), expected, rtol=8 * eps, atol=8 * eps)
+
+
+ROUND_DECIMALS = [0, 1, 2, 3, -1, -2]
+
+
+@pytest.mark.parametrize("decimals", ROUND_DECIMALS)
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+def test_around(device, rng, dtype, decimals):
+    x = random_array(rng, (3, 7), dtype, -1000, 1000)
+    if np.dtype(dtype).kind == "f":
+        x[0, :4] = np.array([0.5, 1.5, 2.5, -2.5], dtype=dtype) * (10.0 ** -decimals)
+    try:
+        expected = np_call(np.round, x, decimals)
+    except TypeError as exc:  # bool with decimals: NumPy's in-place multiply refuses
+        with pytest.raises(TypeError, match=re.escape(str(exc))):
+            cp.around(cp.asarray(x), decimals)
+        return
+    got = cp.around(cp.asarray(x), decimals)
+    assert got.dtype == expected.dtype
+    # Inexact types run NumPy's own multiply-rint-divide in the same dtype: same bits.
+    np.testing.assert_array_equal(got.get(), expected)
+    np.testing.assert_array_equal(cp.round(cp.asarray(x), decimals).get(), expected)
+    np.testing.assert_array_equal(cp.asarray(x).round(decimals).get(), expected)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int32, np.int64, np.uint64])
+def test_around_integers_half_to_even(device, dtype):
+    info = np.iinfo(dtype)
+    values = [5, 15, 25, 35, 44, 46, 125]
+    if info.bits < 64:  # NumPy rounds through float64, exact only below 2**53
+        values.append(info.max // 100 * 10 + 5)
+    if info.min < 0:
+        values += [-5, -15, -25, -46, -125]
+    x = np.array(values, dtype=dtype)
+    for decimals in [-1, -2, -3]:
+        assert_same(cp.around(cp.asarray(x), decimals), np.round(x, decimals), "rint")
+
+
+def test_around_integers_exact_beyond_float_precision(device):
+    # NumPy rounds integers through float64 and loses the low digits above 2**53;
+    # copper rounds in integer arithmetic, so the result is the exact nearest multiple.
+    values = [2**62 + 5, 2**62 + 15, -(2**62) - 16, 2**62 + 25]
+    got = cp.around(cp.asarray(np.array(values, dtype=np.int64)), -1).get()
+    # Python's round() on int is exact and rounds half to even.
+    np.testing.assert_array_equal(got, np.array([round(v, -1) for v in values], dtype=np.int64))
+
+
+def test_around_large_decimals_and_out(device, rng):
+    x = random_array(rng, (6,), np.float64)
+    expected = np_call(np.round, x, 400)  # 10**400 overflows to inf: NumPy gives nan
+    np.testing.assert_array_equal(cp.around(cp.asarray(x), 400).get(), expected)
+    out = cp.asarray(np.zeros(6, np.float32))
+    r = cp.around(cp.asarray(x), 1, out=out)
+    assert r is out
+    np.testing.assert_array_equal(out.get(), np.round(x, 1).astype(np.float32))
+
+
+def test_around_python_scalar(device):
+    assert cp.around(2.567, 2).get() == np.round(2.567, 2)
