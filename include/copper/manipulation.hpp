@@ -35,10 +35,16 @@ ndarray astype(const ndarray& a, DType dtype, Casting casting = Casting::unsafe,
 // Copies src into dst with broadcasting; TypeError if src's dtype can't be cast under `casting`.
 void copyto(const ndarray& dst, const operand& src, Casting casting = Casting::same_kind);
 ndarray flip(const ndarray& a, std::optional<std::vector<int>> axis = std::nullopt);
+ndarray fliplr(const ndarray& a);  // ValueError below 2-d
+ndarray flipud(const ndarray& a);  // ValueError below 1-d
 ndarray roll(const ndarray& a, const std::vector<std::int64_t>& shift,
              std::optional<std::vector<int>> axis = std::nullopt);
 ndarray repeat(const ndarray& a, const std::vector<std::int64_t>& repeats, std::optional<int> axis = std::nullopt);
 ndarray tile(const ndarray& a, const std::vector<std::int64_t>& reps);
+// Views with at least 1, 2 or 3 dimensions (NumPy's placement of the new axes).
+ndarray atleast_1d(const ndarray& a);
+ndarray atleast_2d(const ndarray& a);
+ndarray atleast_3d(const ndarray& a);
 
 // Normalizes a possibly negative axis; AxisError "axis 3 is out of bounds for array of dimension 2".
 int normalize_axis(int axis, int ndim);

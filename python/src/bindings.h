@@ -13,6 +13,7 @@ void bind_ufuncs(nb::module_& m, ArrayClass& cls);
 void bind_reductions(nb::module_& m, ArrayClass& cls);
 void bind_manipulation(nb::module_& m, ArrayClass& cls);
 void bind_indexing(nb::module_& m, ArrayClass& cls);
+void bind_ranges(nb::module_& m);  // arange, linspace, logspace, eye, identity
 void bind_format(nb::module_& m, ArrayClass& cls);
 
 }  // namespace copper::python

@@ -13,5 +13,6 @@ NB_MODULE(_core, m) {
   bind_reductions(m, cls);
   bind_manipulation(m, cls);
   bind_indexing(m, cls);
+  bind_ranges(m);
   bind_format(m, cls);
 }

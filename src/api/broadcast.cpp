@@ -63,6 +63,33 @@ std::vector<ndarray> broadcast_arrays(const std::vector<ndarray>& arrays) {
   return out;
 }
 
+namespace {
+
+// src broadcast to dst's shape for assignment: NumPy also drops extra leading
+// length-1 axes of the source here, and words the error differently from ufuncs.
+ndarray assignable_source(const ndarray& src, const Shape& target) {
+  int extra = src.ndim() - static_cast<int>(target.size());
+  int drop = 0;
+  while (drop < extra && src.shape()[drop] == 1) ++drop;
+  bool fits = drop == std::max(extra, 0);
+  const int kept = src.ndim() - drop;
+  for (int i = 0; fits && i < kept; ++i) {
+    std::int64_t s = src.shape()[drop + i], t = target[target.size() - kept + i];
+    fits = s == t || s == 1;
+  }
+  if (!fits) {  // NumPy names the source shape without the leading 1s it dropped
+    throw ValueError("could not broadcast input array from shape " +
+                     shape_str(Shape(src.shape().begin() + drop, src.shape().end())) + " into shape " +
+                     shape_str(target));
+  }
+  ndarray trimmed = drop == 0 ? src
+                              : src.view_as(src.dtype(), Shape(src.shape().begin() + drop, src.shape().end()),
+                                            Strides(src.strides().begin() + drop, src.strides().end()), src.offset());
+  return broadcast_to(trimmed, target);
+}
+
+}  // namespace
+
 void copyto(const ndarray& dst, const operand& src, Casting casting) {
   if (!src.is_array()) {
     const Scalar& v = src.scalar();
@@ -86,7 +113,7 @@ void copyto(const ndarray& dst, const operand& src, Casting casting) {
                     std::string(name(dst.dtype())) + "') according to the rule '" + std::string(name(casting)) + "'");
   }
   api::common_device({&dst, &s}, dst.device());
-  ndarray b = broadcast_to(s, dst.shape());
+  ndarray b = assignable_source(s, dst.shape());
   if (dst.size() == 0) return;
   // Overlapping source and destination (x[1:] = x[:-1]): copy the source out first.
   if (b.buffer() == dst.buffer() && (b.offset() != dst.offset() || b.strides() != dst.strides())) b = b.copy();
