@@ -21,7 +21,9 @@ void bind_dtypes(nb::module_& m) {
       } else if (is_python_scalar(a) && !nb::hasattr(a, "dtype")) {
         ops.emplace_back(scalar_from_py(a));
       } else {
-        DType t = nb::hasattr(a, "dtype") ? dtype_from_py(a.attr("dtype")) : dtype_from_py(a);
+        // A scalar type (numpy.float32) has a class-level dtype descriptor, not a dtype.
+        bool has_dtype = nb::hasattr(a, "dtype") && !nb::isinstance<nb::type_object>(a);
+        DType t = has_dtype ? dtype_from_py(a.attr("dtype")) : dtype_from_py(a);
         ops.emplace_back(empty(Shape{0}, t, cpu));
       }
     }
@@ -131,7 +133,7 @@ void bind_ndarray(nb::module_& m, ArrayClass& cls) {
              return nb::steal(PyComplex_FromDoubles(c.real(), c.imag()));
            })
       .def("__index__", [](const ndarray& a) {
-        if (!is_integer(a.dtype()) && a.dtype() != bool_)
+        if ((!is_integer(a.dtype()) && a.dtype() != bool_) || a.size() != 1)
           throw TypeError("only integer scalar arrays can be converted to a scalar index");
         return nb::int_(scalar_to_py(a.item()));
       });

@@ -66,7 +66,7 @@ bool Scalar::fits_in(DType t) const {
 
 void Scalar::store(DType t, void* dst) const {
   ops::visit_dtype(t, [&]<class T>() {
-    T v;
+    T v{};
     switch (kind_) {
       case Kind::bool_: v = ops::cast<T>(i_ != 0); break;
       case Kind::int_: v = ops::cast<T>(i_); break;

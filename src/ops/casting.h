@@ -35,6 +35,7 @@ COPPER_HD To cast(From x) {
     else return float_to_half(static_cast<float>(x));
   } else if constexpr (is_complex_v<From>) {
     if constexpr (is_complex_v<To>) return To(x);
+    else if constexpr (is_same_v<To, bool>) return x.re != 0 || x.im != 0;  // truth of the whole value
     else return cast<To>(x.re);  // NumPy drops the imaginary part (ComplexWarning)
   } else if constexpr (is_complex_v<To>) {
     using R = typename real_of<To>::type;

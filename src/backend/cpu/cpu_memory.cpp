@@ -3,6 +3,8 @@
 #include <cstring>
 #include <new>
 
+#include <sys/mman.h>
+
 #include "backend/cpu/cpu_backend.h"
 #include "backend/cpu/strided_loop.h"
 #include "backend/registry.h"
@@ -13,11 +15,19 @@ namespace copper::backend::cpu {
 
 std::shared_ptr<Buffer> CpuBackend::allocate(std::size_t nbytes) {
   // 64-byte alignment: whole cache lines and any vector width; never a null pointer for 0 bytes.
-  std::size_t rounded = (std::max<std::size_t>(nbytes, 1) + 63) / 64 * 64;
-  void* p = std::aligned_alloc(64, rounded);
+  // Large blocks are 2 MiB aligned and asked to use transparent huge pages: the first
+  // touch of a new array then faults 512x fewer pages (NumPy does the same).
+  constexpr std::size_t huge_page = std::size_t{1} << 21;
+  const bool large = nbytes >= 4 * huge_page;
+  const std::size_t align = large ? huge_page : 64;
+  std::size_t rounded = (std::max<std::size_t>(nbytes, 1) + align - 1) / align * align;
+  void* p = std::aligned_alloc(align, rounded);
   if (!p) {
     throw OutOfMemoryError("out of memory allocating " + std::to_string(nbytes) + " bytes on the CPU");
   }
+#ifdef MADV_HUGEPAGE
+  if (large) madvise(p, rounded, MADV_HUGEPAGE);  // advisory: failure only costs speed
+#endif
   return std::make_shared<Buffer>(p, nbytes, copper::cpu, [](void* q) { std::free(q); });
 }
 
