@@ -43,11 +43,18 @@ class Backend {
   virtual void where(const ArrayView& cond, const ArrayView& x, const ArrayView& y,
                      const ArrayView& out) = 0;
 
-  // Reduces the last `nreduce` axes of `in` into `out` (shape: in's leading axes).
-  // in.dtype is the accumulation dtype chosen by the front end; out has
-  // ops::reduce_out_dtype(op, in.dtype). Empty reductions write the identity.
+  // Reduces the last `nreduce` axes of `in` into `out` (shape: in's leading axes; any
+  // strides, not aliasing `in`). The front end has moved the reduced axes last and
+  // chosen out.dtype: sums and products accumulate in out.dtype (float16 in float32),
+  // converting each input element as astype would, so `in` may have any dtype;
+  // min/max (and nan forms) get in.dtype == out.dtype; all/any write bool; argmin/argmax
+  // write int64 indices counted in C order over the reduced axes (first extreme wins,
+  // NaN counts as extreme). Empty reductions write the identity (never asked of ops
+  // without one).
   virtual void reduce(ops::ReduceOp op, const ArrayView& in, int nreduce, const ArrayView& out) = 0;
-  // Inclusive scan along `axis`; in and out have the same shape and dtype.
+  // Inclusive scan along `axis`; in and out have the same shape; accumulates in
+  // out.dtype (rounded to it at each step), converting `in` elements as astype would.
+  // out may be `in` itself (in-place) but must not otherwise overlap it.
   virtual void scan(ops::ScanOp op, const ArrayView& in, int axis, const ArrayView& out) = 0;
 
   virtual void synchronize() = 0;

@@ -1,0 +1,110 @@
+// mean, var, std, nanmean and count_nonzero: sums from the reduction kernels, the
+// elementwise steps (divide, subtract, square) through the public ufunc API.
+#include "api/reduction_support.h"
+#include "copper/ufuncs.hpp"
+
+namespace copper {
+
+namespace {
+
+using api::plan_reduction;
+using api::run_reduce;
+using ops::ReduceOp;
+
+// NumPy's mean/var: ints and bool compute in float64; float16 accumulates in float32.
+DType stat_compute_dtype(DType t, const std::optional<DType>& requested) {
+  if (requested) return *requested;
+  if (!is_inexact(t)) return float64;
+  if (t == float16) return float32;
+  return t;
+}
+DType mean_result_dtype(DType t, const std::optional<DType>& requested) {
+  if (requested) return *requested;
+  if (!is_inexact(t)) return float64;
+  return t;
+}
+
+// x / n in place (NumPy: true_divide(ret, rcount, out=ret, casting='unsafe')).
+void divide_in_place(const ndarray& x, std::int64_t n) {
+  UfuncOptions o;
+  o.out = x;
+  o.casting = Casting::unsafe;
+  true_divide(x, static_cast<double>(n), o);
+}
+
+// The result in NumPy's dtype, or written into out (cast 'unsafe').
+ndarray finish(const ndarray& result, DType dtype, const std::optional<ndarray>& out) {
+  if (out) {
+    api::deliver(result, *out);
+    return *out;
+  }
+  return result.dtype() == dtype ? result : result.astype(dtype);
+}
+
+ndarray variance(const ndarray& a, const Axes& axis, const ReduceOptions& opts, bool take_sqrt) {
+  auto plan = plan_reduction(a, axis, opts.keepdims);
+  if (opts.out) api::check_reduce_out(*opts.out, a, plan, "add");
+  DType compute = stat_compute_dtype(a.dtype(), opts.dtype);
+  // A requested dtype is kept even when complex (the value is real all the same).
+  DType result_dtype = opts.dtype ? *opts.dtype : real_dtype(mean_result_dtype(a.dtype(), std::nullopt));
+  // NumPy takes std's square root in out's dtype, which an integer out cannot hold.
+  if (take_sqrt && opts.out && !can_cast(real_dtype(compute), opts.out->dtype(), Casting::same_kind))
+    throw TypeError("Cannot cast ufunc 'sqrt' output from dtype('" + std::string(name(real_dtype(compute))) +
+                    "') to dtype('" + std::string(name(opts.out->dtype())) + "') with casting rule 'same_kind'");
+  auto keep_plan = plan_reduction(a, axis, true);
+  ndarray m = run_reduce(ReduceOp::sum, a, keep_plan, compute, std::nullopt, "add");
+  divide_in_place(m, plan.count);
+  ndarray x = subtract(a, m);
+  ndarray sq;
+  if (is_complex(x.dtype())) {
+    ndarray re = real(x), im = imag(x);
+    sq = add(multiply(re, re), multiply(im, im));
+  } else {
+    UfuncOptions o;
+    o.out = x;
+    sq = multiply(x, x, o);
+  }
+  ndarray v = run_reduce(ReduceOp::sum, sq, plan, real_dtype(compute), std::nullopt, "add");
+  divide_in_place(v, std::max<std::int64_t>(plan.count - opts.ddof, 0));
+  if (take_sqrt) {
+    UfuncOptions o;
+    o.out = v;
+    o.casting = Casting::unsafe;
+    sqrt(v, o);
+  }
+  return finish(v, result_dtype, opts.out);
+}
+
+}  // namespace
+
+ndarray mean(const ndarray& a, const Axes& axis, const ReduceOptions& opts) {
+  auto plan = plan_reduction(a, axis, opts.keepdims);
+  if (opts.out) api::check_reduce_out(*opts.out, a, plan, "add");
+  ndarray s = run_reduce(ReduceOp::sum, a, plan, stat_compute_dtype(a.dtype(), opts.dtype), std::nullopt, "add");
+  divide_in_place(s, plan.count);
+  return finish(s, mean_result_dtype(a.dtype(), opts.dtype), opts.out);
+}
+
+ndarray var(const ndarray& a, const Axes& axis, const ReduceOptions& opts) { return variance(a, axis, opts, false); }
+ndarray std(const ndarray& a, const Axes& axis, const ReduceOptions& opts) { return variance(a, axis, opts, true); }
+
+ndarray nanmean(const ndarray& a, const Axes& axis, const ReduceOptions& opts) {
+  if (!is_inexact(a.dtype())) return mean(a, axis, opts);
+  auto plan = plan_reduction(a, axis, opts.keepdims);
+  if (opts.out) api::check_reduce_out(*opts.out, a, plan, "add");
+  ndarray total = run_reduce(ReduceOp::nansum, a, plan, stat_compute_dtype(a.dtype(), opts.dtype), std::nullopt, "add");
+  ndarray count = run_reduce(ReduceOp::sum, logical_not(isnan(a)), plan, int64, std::nullopt, "add");
+  UfuncOptions o;
+  o.out = total;
+  o.casting = Casting::unsafe;
+  true_divide(total, count, o);
+  return finish(total, mean_result_dtype(a.dtype(), opts.dtype), opts.out);
+}
+
+ndarray count_nonzero(const ndarray& a, const Axes& axis, bool keepdims) {
+  auto plan = plan_reduction(a, axis, keepdims);
+  ndarray truth = a.dtype() == bool_ ? a : not_equal(a, 0);
+  return run_reduce(ReduceOp::sum, truth, plan, int64, std::nullopt, "add");
+}
+
+}  // namespace copper

@@ -1,0 +1,28 @@
+// prod and nanprod loops (see cpu_reduce_kernels.h).
+#include "backend/cpu/cpu_reduce_families.h"
+#include "backend/cpu/cpu_reduce_kernels.h"
+#include "backend/cpu/cpu_reduce_reducers.h"
+
+namespace copper::backend::cpu {
+
+bool reduce_prod_family(ops::ReduceOp op, const ArrayView& in, int nreduce, const ArrayView& out) {
+  return ops::visit_dtype(out.dtype, [&]<class Out>() {
+    return ops::visit_dtype(in.dtype, [&]<class In>() {
+      if constexpr (is_native_accumulation<In, Out>()) {
+        constexpr bool has_nan = ops::is_float_v<In> || ops::is_complex_v<In> || ops::is_same_v<In, ops::half>;
+        if constexpr (has_nan) {
+          if (op == ops::ReduceOp::nanprod) {
+            reduce_kernels::reduce<reducers::NanProd<In, Out>, In, Out>(in, nreduce, out);
+            return true;
+          }
+        }
+        reduce_kernels::reduce<reducers::Prod<In, Out>, In, Out>(in, nreduce, out);
+        return true;
+      } else {
+        return false;
+      }
+    });
+  });
+}
+
+}  // namespace copper::backend::cpu
