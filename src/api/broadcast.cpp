@@ -28,8 +28,12 @@ Shape broadcast_shapes(const std::vector<Shape>& shapes) {
         continue;
       }
       std::string msg = "operands could not be broadcast together with shapes";
-      for (const auto& t : shapes) msg += " " + shape_str(t);
-      throw ValueError(msg + " ");
+      for (const auto& t : shapes) {
+        msg += ' ';
+        msg += shape_str(t);
+      }
+      msg += ' ';  // NumPy's message ends with a space too
+      throw ValueError(msg);
     }
   }
   return out;

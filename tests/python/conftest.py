@@ -63,3 +63,22 @@ def rng(request):
     """A generator seeded from the test's name: reproducible, different per test."""
     seed = zlib.crc32(request.node.nodeid.encode())
     return np.random.default_rng(seed)
+
+
+def assert_matches(c, n):
+    """A copper result equals NumPy's: type, shape, dtype and every value."""
+    assert isinstance(c, cp.ndarray)
+    assert c.shape == n.shape
+    assert c.dtype == n.dtype
+    np.testing.assert_array_equal(c.get(), n)
+
+
+def random_pair(rng, shape, dtype, strided=False):
+    """The same random data as (NumPy array, copper array). With strided=True both are
+    negative-stride, non-contiguous views of a larger array, sliced the same way."""
+    if strided:
+        base = np.asarray(random_array(rng, tuple(2 * d for d in shape), dtype))
+        key = tuple(slice(-1, None, -2) for _ in shape) or Ellipsis
+        return base[key], cp.asarray(base)[key]
+    n = np.asarray(random_array(rng, shape, dtype))
+    return n, cp.asarray(n)

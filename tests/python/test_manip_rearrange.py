@@ -3,23 +3,7 @@ import numpy as np
 import pytest
 
 import copper as cp
-from conftest import ALL_DTYPES, random_array
-
-
-def check(c, n):
-    assert isinstance(c, cp.ndarray)
-    assert c.shape == n.shape
-    assert c.dtype == n.dtype
-    np.testing.assert_array_equal(c.get(), n)
-
-
-def pair(rng, shape, dtype, strided=False):
-    if strided:
-        base = np.asarray(random_array(rng, tuple(2 * d for d in shape), dtype))
-        key = tuple(slice(-1, None, -2) for _ in shape) or Ellipsis
-        return base[key], cp.asarray(base)[key]
-    n = np.asarray(random_array(rng, shape, dtype))
-    return n, cp.asarray(n)
+from conftest import ALL_DTYPES, assert_matches as check, random_array, random_pair as pair
 
 
 @pytest.mark.parametrize("strided", [False, True])
