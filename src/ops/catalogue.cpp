@@ -5,39 +5,18 @@
 #include <array>
 
 #include "ops/dtype_traits.h"
+#include "ops/functor_traits.h"
 #include "ops/scalar_ops.h"
 
 namespace copper::ops {
 namespace {
 
-template <class T> T make();  // only named in unevaluated contexts
-
-// float16 loops run the float32 functor and store float16 (see scalar_types.h).
+// The loop over T stores what functor_traits.h says it stores (float16 loops run the
+// float32 functor and store float16); an op without a loop over T has no entry.
 template <class Op, int N, class T>
 constexpr std::optional<DType> loop_out() {
-  using C = compute_t<T>;
-  if constexpr (N == 1) {
-    if constexpr (requires { Op::call(make<C>()); }) {
-      using R = decltype(Op::call(make<C>()));
-      return is_same_v<R, C> ? dtype_v<T> : dtype_v<R>;
-    } else {
-      return std::nullopt;
-    }
-  } else if constexpr (N == 2) {
-    if constexpr (requires { Op::call(make<C>(), make<C>()); }) {
-      using R = decltype(Op::call(make<C>(), make<C>()));
-      return is_same_v<R, C> ? dtype_v<T> : dtype_v<R>;
-    } else {
-      return std::nullopt;
-    }
-  } else {
-    if constexpr (requires { Op::call(make<C>(), make<C>(), make<C>()); }) {
-      using R = decltype(Op::call(make<C>(), make<C>(), make<C>()));
-      return is_same_v<R, C> ? dtype_v<T> : dtype_v<R>;
-    } else {
-      return std::nullopt;
-    }
-  }
+  if constexpr (has_loop<Op, N, T>) return dtype_v<stored_result_t<Op, N, T>>;
+  else return std::nullopt;
 }
 
 template <class Op, int N, class... T>
