@@ -246,6 +246,12 @@ void bind_ufuncs(nb::module_& m, ArrayClass& cls) {
       "__pow__",
       [](const ndarray& self, nb::handle other, nb::handle mod) -> nb::object {
         if (!mod.is_none()) return nb::borrow(Py_NotImplemented);
+        // NumPy's `**` turns a Python-scalar exponent of 2 on a float array into
+        // square(): one multiply instead of pow() per element, same result as NumPy.
+        // (Complex powers keep NumPy's own complex algorithm.)
+        if (is_floating(self.dtype()) && (PyFloat_CheckExact(other.ptr()) || PyLong_CheckExact(other.ptr())) &&
+            PyObject_RichCompareBool(other.ptr(), nb::int_(2).ptr(), Py_EQ) == 1)
+          return nb::cast(square(self));
         auto o = other_operand(other, self.device());
         if (!o) return nb::borrow(Py_NotImplemented);
         return nb::cast(power(self, *o));

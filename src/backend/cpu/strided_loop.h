@@ -13,8 +13,10 @@
 
 namespace copper::backend::cpu {
 
-// Work below this many elements runs on the calling thread: a wake-up costs more.
-inline constexpr std::int64_t parallel_grain = 1 << 15;
+// Work below this many elements runs on the calling thread: waking the pool costs tens
+// of microseconds, about what one core needs for 1e5 simple float64 operations
+// (measured: x *= 5 on 1e5 elements took 3x NumPy's time with a 32K grain).
+inline constexpr std::int64_t parallel_grain = 1 << 17;
 
 template <int N>
 struct Layout {
