@@ -82,8 +82,9 @@ def test_cpp_examples(device, name):
 def test_readme_cpp_block_compiles_and_runs(device, tmp_path):
     build = build_dir()
     compiler = shutil.which("g++") or shutil.which("c++")
-    if build is None or not (build / "libcopper.so").exists() or compiler is None:
-        pytest.skip("needs a build tree with the shared libcopper and a C++ compiler")
+    has_library = build is not None and any((build / name).exists() for name in ("libcopper.a", "libcopper.so"))
+    if not has_library or compiler is None:
+        pytest.skip("needs a build tree with libcopper and a C++ compiler")
     blocks = readme_blocks("cpp")
     assert blocks, "README.md has no C++ example"
     for i, code in enumerate(blocks):
