@@ -135,9 +135,11 @@ class ndarray {
 
 // Either an array or a scalar: the argument type of every ufunc, so that
 // `x * 5`, `add(x, y)` and `where(c, x, 0.5)` all work. C++ scalars are weak.
+// An operand made from a named array refers to it (no copy on the per-call path), so
+// it must not outlive that array; one made from a temporary array holds it.
 class operand {
  public:
-  operand(const ndarray& a) : value_(a) {}
+  operand(const ndarray& a) : value_(&a) {}
   operand(ndarray&& a) : value_(std::move(a)) {}
   operand(const Scalar& s) : value_(s) {}
   template <class T>
@@ -146,12 +148,12 @@ class operand {
   template <class T>
   operand(std::complex<T> v) : value_(Scalar(std::complex<double>(v))) {}
 
-  bool is_array() const { return value_.index() == 0; }
-  const ndarray& array() const { return std::get<0>(value_); }
-  const Scalar& scalar() const { return std::get<1>(value_); }
+  bool is_array() const { return value_.index() != 2; }
+  const ndarray& array() const { return value_.index() == 0 ? *std::get<0>(value_) : std::get<1>(value_); }
+  const Scalar& scalar() const { return std::get<2>(value_); }
 
  private:
-  std::variant<ndarray, Scalar> value_;
+  std::variant<const ndarray*, ndarray, Scalar> value_;
 };
 
 // C-order strides (bytes) for a shape and item size.
