@@ -24,6 +24,26 @@ ndarray allocate(const Shape& shape, DType dtype, Device device) {
   return ndarray(std::move(buffer), dtype, shape, c_strides(shape, isz), 0);
 }
 
+namespace {
+// Byte range [lo, hi) an array's elements span inside its buffer.
+std::pair<std::int64_t, std::int64_t> byte_extent(const ndarray& a) {
+  std::int64_t lo = a.offset(), hi = a.offset() + a.itemsize();
+  for (int d = 0; d < a.ndim(); ++d) {
+    if (a.shape()[d] == 0) return {lo, lo};
+    std::int64_t span = (a.shape()[d] - 1) * a.strides()[d];
+    (span < 0 ? lo : hi) += span;
+  }
+  return {lo, hi};
+}
+}  // namespace
+
+bool overlaps(const ndarray& a, const ndarray& b) {
+  if (a.buffer() != b.buffer()) return false;
+  auto [alo, ahi] = byte_extent(a);
+  auto [blo, bhi] = byte_extent(b);
+  return alo < bhi && blo < ahi;
+}
+
 Device common_device(const std::vector<const ndarray*>& arrays, Device fallback) {
   const ndarray* first = nullptr;
   for (const ndarray* a : arrays) {

@@ -13,6 +13,9 @@ ndarray allocate(const Shape& shape, DType dtype, Device device);
 Device common_device(const std::vector<const ndarray*>& arrays, Device fallback);
 // Negative dimensions raise ValueError("negative dimensions are not allowed").
 void check_shape(const Shape& shape);
+// Whether the bytes a and b span inside one buffer intersect (a cheap, conservative
+// test: interleaved views that touch no common element still count as overlapping).
+bool overlaps(const ndarray& a, const ndarray& b);
 inline backend::Backend& backend_of(const ndarray& a) { return backend::backend_for(a.device()); }
 
 }  // namespace copper::api

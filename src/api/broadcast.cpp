@@ -120,7 +120,9 @@ void copyto(const ndarray& dst, const operand& src, Casting casting) {
   ndarray b = assignable_source(s, dst.shape());
   if (dst.size() == 0) return;
   // Overlapping source and destination (x[1:] = x[:-1]): copy the source out first.
-  if (b.buffer() == dst.buffer() && (b.offset() != dst.offset() || b.strides() != dst.strides())) b = b.copy();
+  // Reading exactly the elements being written is safe and needs no copy.
+  const bool same_view = b.offset() == dst.offset() && b.strides() == dst.strides();
+  if (!same_view && api::overlaps(b, dst)) b = b.copy();
   api::backend_of(dst).copy(backend::view_of(b), backend::view_of(dst));
 }
 

@@ -37,24 +37,6 @@ std::pair<Scalar, Scalar> int_range(DType t) {
   });
 }
 
-// Byte range [lo, hi) an array's elements span inside its buffer.
-std::pair<std::int64_t, std::int64_t> byte_extent(const ndarray& a) {
-  std::int64_t lo = a.offset(), hi = a.offset() + a.itemsize();
-  for (int d = 0; d < a.ndim(); ++d) {
-    if (a.shape()[d] == 0) return {lo, lo};
-    std::int64_t span = (a.shape()[d] - 1) * a.strides()[d];
-    (span < 0 ? lo : hi) += span;
-  }
-  return {lo, hi};
-}
-
-bool overlaps(const ndarray& a, const ndarray& b) {
-  if (a.buffer() != b.buffer()) return false;
-  auto [alo, ahi] = byte_extent(a);
-  auto [blo, bhi] = byte_extent(b);
-  return alo < bhi && blo < ahi;
-}
-
 // out= must accept the result dtype under the casting rule.
 void check_out(UfuncId op, const ndarray& out, DType result, Casting casting) {
   if (!can_cast(result, out.dtype(), casting)) {
