@@ -1,6 +1,7 @@
 // copper: NumPy's API on GPUs (and on CPUs where none is present), in C++.
 #pragma once
 #include "copper/creation.hpp"
+#include "copper/cuda.hpp"
 #include "copper/device.hpp"
 #include "copper/dtype.hpp"
 #include "copper/errors.hpp"

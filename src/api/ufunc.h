@@ -32,14 +32,13 @@ std::string dtype_repr(DType t);
 struct KernelInput {
   backend::ArrayView view;
   ndarray keep;
-  std::shared_ptr<Buffer> scalar;              // a scalar's device copy (GPU backends)
-  alignas(16) unsigned char inline_value[16];  // a scalar's value, for the CPU backend
+  alignas(16) unsigned char inline_value[16];  // a scalar's value (the view's host_value)
 };
 // An array input broadcast to `shape`, cast to `dtype` (a copy when the dtype differs or
 // when it overlaps `dst` without being exactly dst's own view).
 KernelInput array_input(const ndarray& a, const Shape& shape, DType dtype, const ndarray* dst);
-// A scalar input, filled in place (the view may point into k itself): one element of
-// `dtype` on `device`, read with zero strides.
+// A scalar input stored in k itself (the view points into k): one host element of
+// `dtype`, read with zero strides; GPU backends pass it to kernels by value.
 void scalar_input(KernelInput& k, const Scalar& s, const Shape& shape, DType dtype, Device device);
 
 // The shape the op iterates over: the inputs broadcast together (scalars count as 0-d)

@@ -161,16 +161,9 @@ KernelInput array_input(const ndarray& a, const Shape& shape, DType dtype, const
 }
 
 void scalar_input(KernelInput& k, const Scalar& s, const Shape& shape, DType dtype, Device device) {
-  void* data = k.inline_value;
-  if (device.type == DeviceType::cpu) {
-    s.store(dtype, data);  // host memory is what CPU kernels read: no buffer needed
-  } else {
-    auto& be = backend::backend_for(device);
-    k.scalar = be.allocate(static_cast<std::size_t>(itemsize(dtype)));
-    data = k.scalar->data();
-    be.fill(backend::ArrayView{data, dtype, {}, {}}, s);
-  }
-  k.view = backend::ArrayView{data, dtype, shape, Strides(shape.size(), 0)};
+  // Host memory: CPU kernels read it in place, GPU kernels get the value as a parameter.
+  s.store(dtype, k.inline_value);
+  k.view = backend::ArrayView{k.inline_value, dtype, shape, Strides(shape.size(), 0), device.type != DeviceType::cpu};
 }
 
 ndarray apply_ufunc(UfuncId op, std::span<const operand* const> inputs, const UfuncOptions& opts) {

@@ -17,6 +17,9 @@ struct ArrayView {
   DType dtype;
   Shape shape;
   Strides strides;  // bytes; 0 along broadcast dimensions
+  // `data` is one element in host memory (a Python or C++ scalar operand, all strides
+  // 0): the CPU backend reads it like any array, a GPU backend passes it by value.
+  bool host_value = false;
 };
 ArrayView view_of(const ndarray& a);
 

@@ -1,0 +1,35 @@
+// The CUDA backend of one GPU: memory from the stream-ordered pool, kernels
+// generated from the op catalogue and compiled with NVRTC, all work enqueued on
+// the thread's current stream for the device.
+#pragma once
+#include "backend/backend.h"
+
+namespace copper::backend::cuda {
+
+class CudaBackend final : public backend::Backend {
+ public:
+  explicit CudaBackend(int index) : index_(index) {}
+  Device device() const override { return Device{DeviceType::cuda, index_}; }
+  int index() const { return index_; }
+
+  // cuda_transfer.cpp (host copies through pinned staging), cuda_memory.cpp
+  std::shared_ptr<Buffer> allocate(std::size_t nbytes) override;
+  void copy_from_host(const void* src, const ArrayView& dst) override;
+  void copy_to_host(const ArrayView& src, void* dst) override;
+  // cuda_elementwise.cpp (copy, fill and iota are elementwise kernels too)
+  void copy(const ArrayView& src, const ArrayView& dst) override;
+  void fill(const ArrayView& dst, const Scalar& value) override;
+  void iota(const ArrayView& dst, const Scalar& start, const Scalar& step) override;
+  void elementwise(ops::UfuncId op, DType loop, std::span<const ArrayView> in, const ArrayView& out) override;
+  void where(const ArrayView& cond, const ArrayView& x, const ArrayView& y, const ArrayView& out) override;
+  // cuda_reduce.cpp, cuda_scan.cpp
+  void reduce(ops::ReduceOp op, const ArrayView& in, int nreduce, const ArrayView& out) override;
+  void scan(ops::ScanOp op, const ArrayView& in, int axis, const ArrayView& out) override;
+
+  void synchronize() override;
+
+ private:
+  int index_;
+};
+
+}  // namespace copper::backend::cuda

@@ -1,0 +1,76 @@
+#include "backend/cuda/cuda_codegen.h"
+
+#include "copper/errors.hpp"
+
+namespace copper::backend::cuda {
+
+const char* device_type_name(DType t) {
+  switch (t) {
+    case DType::bool_: return "bool";
+    case DType::int8: return "int8_t";
+    case DType::uint8: return "uint8_t";
+    case DType::int16: return "int16_t";
+    case DType::uint16: return "uint16_t";
+    case DType::int32: return "int32_t";
+    case DType::uint32: return "uint32_t";
+    case DType::int64: return "int64_t";
+    case DType::uint64: return "uint64_t";
+    case DType::float16: return "copper::ops::half";
+    case DType::float32: return "float";
+    case DType::float64: return "double";
+    case DType::complex64: return "copper::ops::complex64";
+    case DType::complex128: return "copper::ops::complex128";
+  }
+  throw RuntimeError("device_type_name: unknown dtype");
+}
+
+std::string source_prologue() {
+  return "#include \"ops/scalar_types.h\"\n#include \"ops/scalar_math.h\"\n#include \"ops/scalar_ops.h\"\n"
+         "#include \"ops/casting.h\"\n#include \"copper_kernels/common.cuh\"\n";
+}
+
+FastDiv make_fast_div(unsigned divisor) {
+  // q = (umulhi(n, mul) + n) >> shift, exact for every 32-bit n (Granlund-Montgomery, with
+  // the 33-bit sum kept in 64 bits on the device).
+  FastDiv f{divisor, 0, 0};
+  if (divisor == 0) divisor = 1;
+  unsigned shift = 0;
+  while (shift < 32 && (1ull << shift) < divisor) ++shift;
+  f.shift = shift;
+  f.mul = static_cast<unsigned>(((1ull << 32) * ((1ull << shift) - divisor)) / divisor + 1);
+  return f;
+}
+
+CollapsedLayout collapse(const Shape& shape, std::span<const Strides* const> strides) {
+  const std::size_t n = strides.size();
+  CollapsedLayout l;
+  l.strides.resize(n);
+  for (std::size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] == 1) continue;  // contributes nothing to any offset
+    if (!l.shape.empty()) {
+      // Merge into the previous (outer) dimension when every operand steps evenly across both.
+      bool mergeable = true;
+      for (std::size_t k = 0; k < n && mergeable; ++k)
+        mergeable = l.strides[k].back() == (*strides[k])[d] * shape[d];
+      if (mergeable) {
+        l.shape.back() *= shape[d];
+        for (std::size_t k = 0; k < n; ++k) l.strides[k].back() = (*strides[k])[d];
+        continue;
+      }
+    }
+    l.shape.push_back(shape[d]);
+    for (std::size_t k = 0; k < n; ++k) l.strides[k].push_back((*strides[k])[d]);
+  }
+  if (l.shape.empty()) {
+    l.shape.push_back(1);
+    for (auto& s : l.strides) s.push_back(0);
+  }
+  return l;
+}
+
+void throw_too_many_dims(int ndim) {
+  throw NotImplementedError("the CUDA backend handles at most " + std::to_string(kMaxDims) +
+                            " non-mergeable dimensions in one kernel; this operation needs " + std::to_string(ndim));
+}
+
+}  // namespace copper::backend::cuda

@@ -1,0 +1,78 @@
+// Host-side helpers for writing kernel sources and their launch parameters:
+// device type names, the source prologue, fast-division constants, collapsing
+// strided layouts into the fewest dimensions, and packing kernel keys.
+#pragma once
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "backend/backend.h"
+#include "backend/cuda/kernel_cache.h"
+#include "copper/dtype.hpp"
+
+namespace copper::backend::cuda {
+
+// The C++ spelling of a dtype's storage type in device code ("float", "copper::ops::half").
+const char* device_type_name(DType t);
+// The first lines of every generated source: the op headers and kernels/common.cuh.
+std::string source_prologue();
+
+// Mirrors copper::kern::FastDiv.
+struct FastDiv {
+  unsigned divisor, mul, shift;
+};
+FastDiv make_fast_div(unsigned divisor);
+
+constexpr int kMaxDims = 16;  // copper::kern::kMaxDims
+
+// A loop nest over `shape` with the byte strides of several operands, dimensions
+// merged where every operand is contiguous across them and size-1 dimensions
+// dropped. Always at least one dimension (a 0-d loop becomes shape {1}).
+struct CollapsedLayout {
+  std::vector<std::int64_t> shape;
+  std::vector<std::vector<std::int64_t>> strides;  // [operand][dim]
+};
+CollapsedLayout collapse(const Shape& shape, std::span<const Strides* const> strides);
+
+[[noreturn]] void throw_too_many_dims(int ndim);
+
+// Mirrors copper::kern::StridedLayout<N> byte for byte, N fixed by the caller.
+template <int N> struct StridedLayoutParam {
+  int ndim;
+  long long shape[kMaxDims];
+  FastDiv div[kMaxDims];
+  long long strides[N][kMaxDims];
+};
+// Fills a StridedLayoutParam from a collapsed layout (NotImplementedError past kMaxDims).
+template <int N> StridedLayoutParam<N> strided_param(const CollapsedLayout& l) {
+  StridedLayoutParam<N> p{};
+  if (l.shape.size() > static_cast<std::size_t>(kMaxDims))
+    throw_too_many_dims(static_cast<int>(l.shape.size()));
+  p.ndim = static_cast<int>(l.shape.size());
+  for (int d = 0; d < p.ndim; ++d) {
+    p.shape[d] = l.shape[d];
+    p.div[d] = make_fast_div(static_cast<unsigned>(l.shape[d] <= 0xffffffffLL ? l.shape[d] : 1));
+    for (int k = 0; k < N; ++k) p.strides[k][d] = l.strides[k][d];
+  }
+  return p;
+}
+// Builds a KernelKey field by field (each field a byte; at most 32).
+class KeyBuilder {
+ public:
+  KeyBuilder& add(unsigned byte) {
+    key_.words[n_ / 8] |= static_cast<std::uint64_t>(byte & 0xff) << (8 * (n_ % 8));
+    ++n_;
+    return *this;
+  }
+  KernelKey key() const { return key_; }
+
+ private:
+  KernelKey key_{};
+  int n_ = 0;
+};
+
+// Whether `p` is aligned to `bytes`.
+inline bool aligned(const void* p, std::size_t bytes) { return reinterpret_cast<std::uintptr_t>(p) % bytes == 0; }
+
+}  // namespace copper::backend::cuda

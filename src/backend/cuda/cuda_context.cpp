@@ -1,0 +1,166 @@
+#include "backend/cuda/cuda_context.h"
+
+#include <algorithm>
+#include <atomic>
+#include <deque>
+#include <unordered_map>
+#include <vector>
+
+#include "copper/errors.hpp"
+
+namespace copper::cuda {
+
+StreamState::~StreamState() {
+  if (owned && handle) {
+    if (const auto* d = backend::cuda::try_driver()) d->cuStreamDestroy(handle);
+  }
+}
+
+EventState::~EventState() {
+  if (handle) {
+    if (const auto* d = backend::cuda::try_driver()) d->cuEventDestroy(handle);
+  }
+}
+
+}  // namespace copper::cuda
+
+namespace copper::backend::cuda {
+namespace {
+
+struct Devices {
+  std::mutex mutex;
+  std::deque<DeviceInfo> info;  // deque: references stay valid as entries are added
+  std::vector<DeviceInfo*> by_index;
+  int count = 0;
+};
+
+Devices& devices() {
+  static Devices* d = [] {
+    auto* ds = new Devices();  // leaked: contexts must outlive arrays freed at exit
+    if (const Driver* drv = try_driver()) drv->cuDeviceGetCount(&ds->count);
+    ds->by_index.assign(static_cast<std::size_t>(ds->count), nullptr);
+    return ds;
+  }();
+  return *d;
+}
+
+DeviceInfo open_device(int index) {
+  const Driver& d = driver();
+  DeviceInfo info;
+  info.index = index;
+  check(d.cuDeviceGet(&info.device, index), "cuDeviceGet");
+  check(d.cuDevicePrimaryCtxRetain(&info.context, info.device), "cuDevicePrimaryCtxRetain");
+  int major = 0, minor = 0;
+  check(d.cuDeviceGetAttribute(&info.sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, info.device), "cuDeviceGetAttribute");
+  check(d.cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, info.device), "cuDeviceGetAttribute");
+  check(d.cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, info.device), "cuDeviceGetAttribute");
+  check(d.cuDeviceGetAttribute(&info.max_threads_per_sm, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, info.device),
+        "cuDeviceGetAttribute");
+  info.arch = major * 10 + minor;
+  char name[256] = {};
+  d.cuDeviceGetName(name, sizeof name, info.device);
+  info.name = name;
+  return info;
+}
+
+// The thread's current stream per device; null entries mean the legacy default stream.
+thread_local std::unordered_map<int, std::shared_ptr<copper::cuda::StreamState>> current_streams;
+thread_local CUcontext current_context = nullptr;
+
+}  // namespace
+
+int device_count() { return try_driver() ? devices().count : 0; }
+
+namespace {
+// Lock-free reads of devices already opened (every op asks): index -> DeviceInfo.
+constexpr int kMaxDevicesFast = 64;
+std::atomic<const DeviceInfo*> opened[kMaxDevicesFast];
+}  // namespace
+
+const DeviceInfo& device_info(int index) {
+  if (index >= 0 && index < kMaxDevicesFast)
+    if (const DeviceInfo* d = opened[index].load(std::memory_order_acquire)) return *d;
+  Devices& ds = devices();
+  if (ds.count == 0) throw RuntimeError("CUDA is not available: " + why_unavailable());
+  if (index < 0 || index >= ds.count)
+    throw RuntimeError("CUDA device " + std::to_string(index) + " requested, but " + std::to_string(ds.count) +
+                       " GPU(s) were found");
+  std::lock_guard lock(ds.mutex);
+  if (!ds.by_index[index]) ds.by_index[index] = &ds.info.emplace_back(open_device(index));
+  if (index < kMaxDevicesFast) opened[index].store(ds.by_index[index], std::memory_order_release);
+  return *ds.by_index[index];
+}
+
+void make_current(int index) {
+  const DeviceInfo& info = device_info(index);
+  if (current_context == info.context) return;
+  check(driver().cuCtxSetCurrent(info.context), "cuCtxSetCurrent");
+  current_context = info.context;
+}
+
+copper::cuda::StreamState& current_stream_state(int device) {
+  auto& slot = current_streams[device];
+  if (!slot) {
+    // One legacy-stream state per device and thread, so last_op bookkeeping is per thread.
+    slot = std::make_shared<copper::cuda::StreamState>();
+    slot->device = device;
+  }
+  return *slot;
+}
+
+std::shared_ptr<copper::cuda::StreamState> current_stream_shared(int device) {
+  current_stream_state(device);
+  return current_streams[device];
+}
+
+void set_current_stream_shared(std::shared_ptr<copper::cuda::StreamState> s) {
+  const int device = s->device;
+  current_streams[device] = std::move(s);
+}
+
+CUstream current_stream_handle(int device) { return current_stream_state(device).handle; }
+
+void launch(int device, CUfunction fn, unsigned grid, unsigned block, void** args, const char* op,
+            unsigned shared_bytes) {
+  make_current(device);
+  auto& stream = current_stream_state(device);
+  stream.last_op.store(op, std::memory_order_relaxed);
+  check(driver().cuLaunchKernel(fn, grid, 1, 1, block, 1, 1, shared_bytes, stream.handle, args, nullptr),
+        (std::string("launching the kernel of ") + op).c_str());
+}
+
+void raise_async_error(CUresult result, const std::string& last_op, const char* what) {
+  throw RuntimeError(std::string(what) + ": a GPU operation failed: " + error_text(result) +
+                     " (the last op enqueued was " + last_op + "; the failure may come from it or an earlier one)");
+}
+
+void synchronize_current_stream(int device) {
+  make_current(device);
+  auto& stream = current_stream_state(device);
+  CUresult r = driver().cuStreamSynchronize(stream.handle);
+  if (r != CUDA_SUCCESS) {
+    raise_async_error(r, stream.last_op.load(), "synchronize");
+  }
+}
+
+unsigned resident_blocks_per_sm(CUfunction fn, unsigned block) {
+  static std::mutex mutex;
+  static auto* known = new std::unordered_map<std::uint64_t, unsigned>();
+  const std::uint64_t key = reinterpret_cast<std::uintptr_t>(fn) * 1024 + block;
+  std::lock_guard lock(mutex);
+  if (auto it = known->find(key); it != known->end()) return it->second;
+  int n = 0;
+  check(driver().cuOccupancyMaxActiveBlocksPerMultiprocessor(&n, fn, static_cast<int>(block), 0),
+        "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+  return known->emplace(key, static_cast<unsigned>(n > 0 ? n : 1)).first->second;
+}
+
+unsigned grid_for(int device, std::int64_t work_items, unsigned block, unsigned blocks_per_sm) {
+  const DeviceInfo& info = device_info(device);
+  const std::int64_t needed = std::max<std::int64_t>(1, (work_items + block - 1) / block);
+  const std::int64_t resident = static_cast<std::int64_t>(info.sm_count) *
+                                std::min<unsigned>(blocks_per_sm, static_cast<unsigned>(info.max_threads_per_sm) / block);
+  return static_cast<unsigned>(std::min<std::int64_t>(needed, std::max<std::int64_t>(resident, 1)));
+}
+
+}  // namespace copper::backend::cuda

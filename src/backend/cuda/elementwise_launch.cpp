@@ -1,0 +1,267 @@
+#include "backend/cuda/elementwise_launch.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "backend/cuda/cuda_codegen.h"
+#include "backend/cuda/cuda_context.h"
+#include "copper/errors.hpp"
+
+namespace copper::backend::cuda {
+namespace {
+
+constexpr int kMaxInputs = 3;
+constexpr unsigned kBlock = 256;
+
+// Host mirrors of copper::kern::ContigArgs / StridedArgs (kernels/elementwise.cuh).
+struct ContigArgs {
+  void* out;
+  const void* in[kMaxInputs];
+  alignas(16) unsigned char value[kMaxInputs][16];
+  long long n;
+};
+struct StridedArgs {
+  void* out;
+  const void* in[kMaxInputs];
+  alignas(16) unsigned char value[kMaxInputs][16];
+  long long n;
+  StridedLayoutParam<kMaxInputs + 1> layout;
+};
+
+// How a kernel reads an input: an array in the layout ('a'), one broadcast device
+// element loaded once ('b'), or a value in the parameter block ('v').
+char input_kind(const ArrayView& v) {
+  if (v.host_value) return 'v';
+  bool all_zero = std::all_of(v.strides.begin(), v.strides.end(), [](std::int64_t s) { return s == 0; });
+  return all_zero ? 'b' : 'a';
+}
+
+enum class LayoutClass : unsigned { contiguous = 1, strided = 2 };
+
+struct Plan;
+int vector_width(const EwJob& job, const Plan& p, std::size_t widest);
+
+struct Plan {
+  LayoutClass layout;
+  int vec = 1;          // elements per vector access (contiguous class)
+  bool index32 = true;  // 32-bit element indices
+  char kinds[kMaxInputs] = {};
+  CollapsedLayout collapsed;  // strided class: out, then each input (zeros unless 'a')
+};
+
+bool is_c_contiguous_view_(const ArrayView& v);
+
+Plan plan(const EwJob& job, std::int64_t n) {
+  Plan p;
+  for (int k = 0; k < job.nin; ++k) p.kinds[k] = input_kind(*job.in[k]);
+  // Fast path (the common case): every array operand C-contiguous, nothing to collapse.
+  bool all_contiguous = is_c_contiguous_view_(*job.out);
+  for (int k = 0; k < job.nin && all_contiguous; ++k)
+    if (p.kinds[k] == 'a') all_contiguous = is_c_contiguous_view_(*job.in[k]);
+  if (all_contiguous) {
+    p.layout = LayoutClass::contiguous;
+    std::size_t widest = static_cast<std::size_t>(itemsize(job.out->dtype));
+    for (int k = 0; k < job.nin; ++k)
+      if (p.kinds[k] == 'a') widest = std::max(widest, static_cast<std::size_t>(itemsize(job.in[k]->dtype)));
+    p.vec = vector_width(job, p, widest);
+    p.index32 = n < (std::int64_t{1} << 31) - (std::int64_t{1} << 26);
+    return p;
+  }
+  const Strides zeros(job.out->shape.size(), 0);
+  const Strides* strides[kMaxInputs + 1] = {&job.out->strides, &zeros, &zeros, &zeros};
+  for (int k = 0; k < job.nin; ++k)
+    if (p.kinds[k] == 'a') strides[1 + k] = &job.in[k]->strides;
+  p.collapsed = collapse(job.out->shape, std::span<const Strides* const>(strides, kMaxInputs + 1));
+  // (A single element counts as contiguous whatever its strides say.)
+  bool contiguous = n == 1 || (p.collapsed.shape.size() == 1 && p.collapsed.strides[0][0] == itemsize(job.out->dtype));
+  std::size_t widest = static_cast<std::size_t>(itemsize(job.out->dtype));
+  for (int k = 0; k < job.nin && contiguous; ++k) {
+    if (p.kinds[k] != 'a') continue;
+    contiguous = n == 1 || p.collapsed.strides[1 + k][0] == itemsize(job.in[k]->dtype);
+    widest = std::max(widest, static_cast<std::size_t>(itemsize(job.in[k]->dtype)));
+  }
+  p.layout = contiguous ? LayoutClass::contiguous : LayoutClass::strided;
+  if (contiguous) p.vec = vector_width(job, p, widest);
+  // 32-bit indices while neither the index nor index + grid stride can wrap.
+  p.index32 = n < (std::int64_t{1} << 31) - (std::int64_t{1} << 26);
+  return p;
+}
+
+// As many elements per access as fit in 16 bytes for the widest operand, if aligned.
+int vector_width(const EwJob& job, const Plan& p, std::size_t widest) {
+  int vec = static_cast<int>(std::max<std::size_t>(1, 16 / widest));
+  auto fits = [&](const void* ptr, DType t) { return aligned(ptr, static_cast<std::size_t>(itemsize(t)) * vec); };
+  while (vec > 1) {
+    bool ok = fits(job.out->data, job.out->dtype);
+    for (int k = 0; k < job.nin; ++k)
+      if (p.kinds[k] == 'a') ok = ok && fits(job.in[k]->data, job.in[k]->dtype);
+    if (ok) break;
+    vec /= 2;
+  }
+  return vec;
+}
+
+bool is_c_contiguous_view_(const ArrayView& v) { return is_c_contiguous_view(v); }
+
+KernelKey key_of(const EwJob& job, const Plan& p) {
+  KeyBuilder b;
+  b.add(static_cast<unsigned>(job.family)).add(job.op).add(static_cast<unsigned>(job.out->dtype));
+  b.add(static_cast<unsigned>(p.layout)).add(static_cast<unsigned>(p.vec)).add(p.index32).add(static_cast<unsigned>(job.nin));
+  for (int k = 0; k < job.nin; ++k) b.add(static_cast<unsigned>(job.in[k]->dtype)).add(static_cast<unsigned>(p.kinds[k]));
+  return b.key();
+}
+
+std::string make_source(const EwJob& job, const Plan& p) {
+  std::string s = source_prologue();
+  s += "#include \"copper_kernels/elementwise.cuh\"\n";
+  s += "typedef " + std::string(device_type_name(job.out->dtype)) + " R;\n";
+  std::string params, args;
+  for (int k = 0; k < job.nin; ++k) {
+    const std::string t = "T" + std::to_string(k), x = "x" + std::to_string(k);
+    s += "typedef " + std::string(device_type_name(job.in[k]->dtype)) + " " + t + ";\n";
+    params += (k ? ", " : "") + t + " " + x;
+  }
+  s += "__device__ __forceinline__ R apply(" + params + ") { return " + job.expression() + "; }\n";
+  const bool contiguous = p.layout == LayoutClass::contiguous;
+  s += std::string("extern \"C\" __global__ void __launch_bounds__(256) copper_ew(copper::kern::") +
+       (contiguous ? "ContigArgs" : "StridedArgs") + " a) {\n  using namespace copper::kern;\n";
+  s += p.index32 ? "  typedef unsigned I;\n" : "  typedef long long I;\n";
+  s += "  const I n = static_cast<I>(a.n);\n  const I step = static_cast<I>(gridDim.x) * blockDim.x;\n"
+       "  const I tid = static_cast<I>(blockIdx.x) * blockDim.x + threadIdx.x;\n";
+  // Operands read once per thread.
+  for (int k = 0; k < job.nin; ++k) {
+    const std::string ks = std::to_string(k);
+    if (p.kinds[k] == 'v') s += "  const T" + ks + " s" + ks + " = value_of<T" + ks + ">(a.value[" + ks + "]);\n";
+    if (p.kinds[k] == 'b') s += "  const T" + ks + " s" + ks + " = *reinterpret_cast<const T" + ks + "*>(a.in[" + ks + "]);\n";
+  }
+  auto arg_list = [&](const std::string& array_element) {
+    std::string a;
+    for (int k = 0; k < job.nin; ++k) {
+      const std::string ks = std::to_string(k);
+      std::string e = array_element;
+      for (std::size_t pos; (pos = e.find('#')) != std::string::npos;) e.replace(pos, 1, ks);
+      a += (k ? ", " : "") + (p.kinds[k] == 'a' ? e : "s" + ks);
+    }
+    return a;
+  };
+  if (contiguous) {
+    // Each block streams tiles of 4 x 256 vectors: four independent 16-byte accesses per
+    // thread keep enough bytes in flight for HBM, and a tile is one contiguous stretch
+    // of memory (DRAM pages stay open). A tile's loads come before its stores; tiles
+    // never overlap, so in-place operation stays correct.
+    const std::string V = std::to_string(p.vec);
+    auto trip = [&](int unroll, const std::string& base) {
+      std::string t;
+      for (int u = 0; u < unroll; ++u) {
+        const std::string idx = base + (u ? " + " + std::to_string(u) + " * blockDim.x" : "");
+        for (int k = 0; k < job.nin; ++k) {
+          if (p.kinds[k] != 'a') continue;
+          const std::string ks = std::to_string(k);
+          t += "    const Vec<T" + ks + ", " + V + "> v" + ks + "_" + std::to_string(u) + " = reinterpret_cast<const Vec<T" +
+               ks + ", " + V + ">*>(a.in[" + ks + "])[" + idx + "];\n";
+        }
+      }
+      for (int u = 0; u < unroll; ++u) {
+        const std::string us = std::to_string(u), idx = base + (u ? " + " + us + " * blockDim.x" : "");
+        t += "    {\n      Vec<R, " + V + "> r;\n#pragma unroll\n      for (int j = 0; j < " + V + "; ++j) r.v[j] = apply(" +
+             arg_list("v#_" + us + ".v[j]") + ");\n      reinterpret_cast<Vec<R, " + V + ">*>(a.out)[" + idx + "] = r;\n    }\n";
+      }
+      return t;
+    };
+    s += "  const I nv = n / " + V + ";\n  const I tile = 4 * static_cast<I>(blockDim.x);\n  const I full_tiles = nv / tile;\n";
+    s += "  for (I t = blockIdx.x; t < full_tiles; t += gridDim.x) {\n    const I i = t * tile + threadIdx.x;\n" +
+         trip(4, "i") + "  }\n";
+    s += "  for (I i = full_tiles * tile + tid; i < nv; i += step) {\n" + trip(1, "i") + "  }\n";
+    if (p.vec > 1)
+      s += "  for (I i = nv * " + V + " + tid; i < n; i += step) reinterpret_cast<R*>(a.out)[i] = apply(" +
+           arg_list("reinterpret_cast<const T#*>(a.in[#])[i]") + ");\n";
+  } else {
+    s += "  for (I i = tid; i < n; i += step) {\n    long long off[4];\n    offsets<4, I>(a.layout, i, off);\n";
+    s += "    *reinterpret_cast<R*>(a.out + off[0]) = apply(" +
+         arg_list("*reinterpret_cast<const T#*>(a.in[#] + off[1 + #])") + ");\n  }\n";
+  }
+  s += "}\n";
+  return s;
+}
+
+template <class Args> void fill_common(Args& a, const EwJob& job, const Plan& p, std::int64_t n) {
+  a.out = job.out->data;
+  a.n = n;
+  for (int k = 0; k < job.nin; ++k) {
+    a.in[k] = job.in[k]->data;
+    if (p.kinds[k] == 'v') std::memcpy(a.value[k], job.in[k]->data, static_cast<std::size_t>(itemsize(job.in[k]->dtype)));
+  }
+}
+
+}  // namespace
+
+bool is_c_contiguous_view(const ArrayView& v) {
+  std::int64_t expected = itemsize(v.dtype);
+  for (int d = static_cast<int>(v.shape.size()) - 1; d >= 0; --d) {
+    if (v.shape[d] != 1 && v.strides[d] != expected) return false;
+    expected *= v.shape[d];
+  }
+  return true;
+}
+
+bool try_memset(int device, void* dst, const unsigned char* value, std::size_t size, std::size_t n) {
+  // The smallest period (1, 2 or 4 bytes) the value's bytes repeat with.
+  std::size_t period = 0;
+  for (std::size_t candidate : {1, 2, 4}) {
+    if (candidate > size && size != 0) break;
+    bool repeats = size % candidate == 0;
+    for (std::size_t i = candidate; i < size && repeats; ++i) repeats = value[i] == value[i % candidate];
+    if (repeats) {
+      period = candidate;
+      break;
+    }
+  }
+  if (period == 0 || !aligned(dst, period)) return false;
+  make_current(device);
+  const Driver& d = driver();
+  const CUstream stream = current_stream_handle(device);
+  const auto ptr = reinterpret_cast<CUdeviceptr>(dst);
+  const std::size_t count = n * size / period;
+  if (period == 1) check(d.cuMemsetD8Async(ptr, value[0], count, stream), "cuMemsetD8Async");
+  else if (period == 2) {
+    unsigned short v;
+    std::memcpy(&v, value, 2);
+    check(d.cuMemsetD16Async(ptr, v, count, stream), "cuMemsetD16Async");
+  } else {
+    unsigned v;
+    std::memcpy(&v, value, 4);
+    check(d.cuMemsetD32Async(ptr, v, count, stream), "cuMemsetD32Async");
+  }
+  return true;
+}
+
+std::string elementwise_source(const EwJob& job) {
+  const std::int64_t n = shape_size(job.out->shape);
+  return make_source(job, plan(job, n));
+}
+
+void run_elementwise(int device, const EwJob& job) {
+  const std::int64_t n = shape_size(job.out->shape);
+  if (n == 0) return;
+  const Plan p = plan(job, n);
+  const CUfunction fn = get_kernel(device, key_of(job, p), [&] { return make_source(job, p); }, "copper_ew");
+  // Contiguous kernels take 4 vectors per thread and trip (one tile per block and trip).
+  const std::int64_t work = p.layout == LayoutClass::contiguous ? (n + 4 * p.vec - 1) / (4 * p.vec) : n;
+  // One full wave of resident blocks: a grid that needs a second, partial wave leaves
+  // most SMs idle at its end.
+  const unsigned grid = grid_for(device, work, kBlock, resident_blocks_per_sm(fn, kBlock));
+  if (p.layout == LayoutClass::contiguous) {
+    ContigArgs a{};
+    fill_common(a, job, p, n);
+    void* args[] = {&a};
+    launch(device, fn, grid, kBlock, args, job.name);
+  } else {
+    StridedArgs a{};
+    fill_common(a, job, p, n);
+    a.layout = strided_param<kMaxInputs + 1>(p.collapsed);
+    void* args[] = {&a};
+    launch(device, fn, grid, kBlock, args, job.name);
+  }
+}
+
+}  // namespace copper::backend::cuda

@@ -1,0 +1,39 @@
+// The shared machinery of elementwise kernels (cuda_elementwise.cpp uses it for
+// ufuncs, copies, fills and where): operand classification, layout class choice,
+// source generation, parameter blocks and the launch.
+#pragma once
+#include <functional>
+#include <string>
+
+#include "backend/backend.h"
+
+namespace copper::backend::cuda {
+
+enum class EwFamily : unsigned { ufunc = 1, cast = 2, fill = 3, where = 4 };
+
+struct EwJob {
+  EwFamily family;
+  unsigned op = 0;  // UfuncId for ufuncs
+  const char* name = "";
+  int nin = 0;
+  const ArrayView* in[3] = {};
+  const ArrayView* out = nullptr;
+  // The output expression in terms of inputs x0.. (their storage types T0..) and
+  // the output storage type R; only called when the kernel is not cached yet.
+  std::function<std::string()> expression;
+};
+
+// Enqueues out[...] = expression(in[0][...], ...) on the device's current stream.
+void run_elementwise(int device, const EwJob& job);
+
+// The source run_elementwise would compile for `job` (for compile checks without a GPU).
+std::string elementwise_source(const EwJob& job);
+// The expression of a ufunc's loop, for EwJob::expression.
+std::string ufunc_expression(unsigned op, int nin);
+
+bool is_c_contiguous_view(const ArrayView& v);
+// A fill of n contiguous elements by cuMemsetD8/16/32 when the value's bytes repeat
+// with that period (zeros, most integers); false when a kernel is needed.
+bool try_memset(int device, void* dst, const unsigned char* value, std::size_t itemsize, std::size_t n);
+
+}  // namespace copper::backend::cuda

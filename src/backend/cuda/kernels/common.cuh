@@ -1,0 +1,65 @@
+// Device-side helpers shared by every generated kernel (compiled by NVRTC only).
+// Generated sources include this after the op headers; see cuda_codegen.h.
+#pragma once
+#include "ops/scalar_types.h"
+#include "ops/casting.h"
+
+namespace copper::kern {
+using namespace copper::ops;
+
+// Most dimensions a strided kernel handles after the host collapsed contiguous ones.
+constexpr int kMaxDims = 16;
+
+// float16 is stored as bits and computed in float32: convert at load and store only.
+template <class T> __device__ __forceinline__ compute_t<T> load(T v) {
+  if constexpr (is_same_v<T, half>) return half_to_float(v);
+  else return v;
+}
+template <class R, class V> __device__ __forceinline__ R store(V v) {
+  if constexpr (is_same_v<R, half>) return float_to_half(v);
+  else return v;
+}
+
+// V elements moved by one aligned vector load or store (16 bytes at most).
+template <class T, int V> struct alignas(sizeof(T) * V <= 16 ? sizeof(T) * V : 16) Vec {
+  T v[V];
+};
+
+// Division by a fixed 32-bit divisor as a multiply and shift (Granlund-Montgomery);
+// host code fills `mul` and `shift` (cuda_codegen.cpp, make_fast_div).
+struct FastDiv {
+  unsigned divisor, mul, shift;
+  __device__ __forceinline__ unsigned div(unsigned n) const {
+    return static_cast<unsigned>((static_cast<unsigned long long>(__umulhi(n, mul)) + n) >> shift);
+  }
+};
+
+// Shape and byte strides of N operands, for strided kernels. Dimension 0 is the
+// outermost; `div[d]` divides by shape[d].
+template <int N> struct StridedLayout {
+  int ndim;
+  long long shape[kMaxDims];
+  FastDiv div[kMaxDims];
+  long long strides[N][kMaxDims];
+};
+
+// Byte offsets of element `i` (C order) in each operand; Index is unsigned (32-bit,
+// fast division) or long long.
+template <int N, class Index>
+__device__ __forceinline__ void offsets(const StridedLayout<N>& l, Index i, long long (&off)[N]) {
+#pragma unroll
+  for (int k = 0; k < N; ++k) off[k] = 0;
+  for (int d = l.ndim - 1; d > 0; --d) {
+    Index q;
+    if constexpr (sizeof(Index) == 4) q = l.div[d].div(i);
+    else q = i / static_cast<Index>(l.shape[d]);
+    const long long r = static_cast<long long>(i - q * static_cast<Index>(l.shape[d]));
+#pragma unroll
+    for (int k = 0; k < N; ++k) off[k] += r * l.strides[k][d];
+    i = q;
+  }
+#pragma unroll
+  for (int k = 0; k < N; ++k) off[k] += static_cast<long long>(i) * l.strides[k][0];
+}
+
+}  // namespace copper::kern
