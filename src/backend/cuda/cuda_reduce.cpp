@@ -1,0 +1,256 @@
+// CudaBackend::reduce: lays the kept and reduced dimensions out (flipped, sorted and
+// merged where the op allows), picks a kernel shape, and launches it; reductions split
+// across blocks write per-piece States that a second kernel merges.
+//   full (one output):            block shape, the reduced range cut into ~one piece
+//                                 per resident block, then reduce_finalize.
+//   inner (reduced axis innermost): rows shape (G = 1..32 lanes per output) below
+//                                 4096 elements per output, else block shape (split
+//                                 when there are fewer outputs than resident blocks).
+//                                 Rows under 64 elements packed back to back from an
+//                                 aligned base: rows_tile (staged in shared memory).
+//   outer (a kept axis innermost): cols_vec when the innermost kept axis is contiguous
+//                                 and 16-byte vectors line up (V outputs per thread),
+//                                 else cols; reduced rows split across blocks when
+//                                 the output tiles alone do not fill the GPU.
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <mutex>
+#include <unordered_map>
+
+#include "backend/cuda/cuda_backend.h"
+#include "backend/cuda/cuda_context.h"
+#include "backend/cuda/cuda_driver.h"
+#include "backend/cuda/cuda_memory.h"
+#include "backend/cuda/cuda_reduce.h"
+#include "backend/cuda/cuda_reduce_layout.h"
+#include "copper/errors.hpp"
+
+namespace copper::backend::cuda {
+
+namespace {
+
+using std::int64_t;
+using namespace reduce_layout;
+
+// Rows at least this long get a whole block each (rows shape below).
+constexpr int64_t kBlockRowMin = 4096;
+// The least reduced elements a split piece of the block shape gets.
+constexpr int64_t kMinPiece = 8192;
+// Piece lengths are multiples of this, so every piece of a contiguous row starts as
+// aligned as the row (vector loads).
+constexpr int64_t kPieceAlign = 1024;
+
+void check_dtypes(ops::ReduceOp op, const ArrayView& in, const ArrayView& out) {
+  using ops::ReduceOp;
+  bool ok = true;
+  switch (op) {
+    case ReduceOp::min:
+    case ReduceOp::max:
+    case ReduceOp::nanmin:
+    case ReduceOp::nanmax: ok = in.dtype == out.dtype; break;
+    case ReduceOp::all:
+    case ReduceOp::any: ok = out.dtype == DType::bool_; break;
+    case ReduceOp::argmin:
+    case ReduceOp::argmax: ok = out.dtype == DType::int64; break;
+    default: break;
+  }
+  if (!ok)
+    throw RuntimeError("CudaBackend::reduce: " + std::string(ops::name(op)) + " cannot write " +
+                       std::string(name(out.dtype)) + " from " + std::string(name(in.dtype)));
+}
+
+KernelKey reduce_key(unsigned family, ops::ReduceOp op, DType in, DType out, ReduceShape shape, ReduceMode mode) {
+  KeyBuilder b;
+  b.add(family).add(static_cast<unsigned>(op)).add(static_cast<unsigned>(in)).add(static_cast<unsigned>(out));
+  b.add(static_cast<unsigned>(shape)).add(static_cast<unsigned>(mode));
+  return b.key();
+}
+constexpr unsigned kFamilyReduceMain = 16, kFamilyReduceFinalize = 17;
+
+// Blocks of 256 threads of `fn` one SM holds at once (registers and shared memory
+// allow), asked of the driver once per kernel.
+unsigned blocks_per_sm(CUfunction fn) {
+  static std::mutex mutex;
+  static std::unordered_map<CUfunction, unsigned> known;
+  std::lock_guard lock(mutex);
+  auto it = known.find(fn);
+  if (it != known.end()) return it->second;
+  int n = 0;
+  check(driver().cuOccupancyMaxActiveBlocksPerMultiprocessor(&n, fn, kReduceBlock, 0),
+        "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+  return known.emplace(fn, static_cast<unsigned>(std::max(n, 1))).first->second;
+}
+
+bool aligned16(const char* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+
+// reduce_cols_vec's preconditions (kernels/reduce.cuh): a unit-stride innermost kept
+// axis whose length V divides, at least 32 column vectors, and (V > 1) every vector
+// address 16-byte aligned: the base, the outer kept strides and all reduced strides.
+bool cols_vec_fits(const std::vector<Dim>& kept, const std::vector<Dim>& red, const char* in, int64_t isz, int vec,
+                   int64_t nout) {
+  if (kept.back().s[0] != isz || kept.back().n % vec != 0 || nout / vec < 32) return false;
+  if (vec == 1) return true;
+  bool ok = aligned16(in);
+  for (std::size_t d = 0; d + 1 < kept.size(); ++d) ok = ok && kept[d].s[0] % 16 == 0;
+  for (const Dim& d : red) ok = ok && d.s[0] % 16 == 0;
+  return ok;
+}
+
+// reduce_rows_tile's preconditions: short rows (below 64 elements, so 16 rows fit the
+// shared tile) packed back to back in one kept dimension, from a 16-byte aligned base.
+bool rows_tile_fits(const std::vector<Dim>& kept, const char* in, int64_t isz, int64_t nred, int64_t nout) {
+  return nred >= 1 && nred < 64 && nout > 1 && kept.size() == 1 && kept[0].s[0] == nred * isz && aligned16(in) &&
+         16 * nred * isz <= kRowsTileBytes;
+}
+
+}  // namespace
+
+void CudaBackend::reduce(ops::ReduceOp op, const ArrayView& in, int nreduce, const ArrayView& out) {
+  const int nd = static_cast<int>(in.shape.size());
+  if (nreduce < 0 || nreduce > nd || out.shape.size() != static_cast<std::size_t>(nd - nreduce))
+    throw RuntimeError("CudaBackend::reduce: output rank does not match the kept axes");
+  check_dtypes(op, in, out);
+  const int nkeep = nd - nreduce;
+  const int64_t nout = shape_size(out.shape);
+  if (nout == 0) return;
+  const int64_t isz = itemsize(in.dtype);
+  const bool is_arg = op == ops::ReduceOp::argmin || op == ops::ReduceOp::argmax;
+
+  std::array<char*, 2> base = {static_cast<char*>(in.data), static_cast<char*>(out.data)};
+  std::vector<Dim> kept, red;
+  int64_t nred = 1;
+  for (int d = 0; d < nd; ++d) {
+    if (d < nkeep) {
+      if (in.shape[d] != 1) kept.push_back({in.shape[d], {in.strides[d], out.strides[d]}});
+    } else {
+      nred *= in.shape[d];
+      if (in.shape[d] != 1) red.push_back({in.shape[d], {in.strides[d], 0}});
+    }
+  }
+  // Kept dimensions move together in input and output: any order and direction works.
+  flip_and_sort(kept, 2, base);
+  kept = merge_dims(kept, 2);
+  if (kept.empty()) kept.push_back({1, {0, 0}});
+  // Reduced dimensions: argmin/argmax count indices in C order, so only merge them.
+  if (!is_arg) {
+    std::array<char*, 2> rbase = {base[0], nullptr};
+    flip_and_sort(red, 1, rbase);
+    base[0] = rbase[0];
+  }
+  red = merge_dims(red, 1);
+  if (red.empty()) red.push_back({1, {isz, 0}});
+
+  ReduceParams p{};
+  p.in = base[0];
+  p.out = base[1];
+  p.nout = nout;
+  p.nred = nred;
+  p.splits = 1;
+  p.split_len = std::max<int64_t>(nred, 1);
+  p.kept32 = nout <= 0xffffffffLL;
+  p.red32 = nred <= 0xffffffffLL;
+  p.kept = layout_param<2>(kept);
+  p.red = layout_param<1>(red);
+  p.red_stride = red.size() == 1 ? red[0].s[0] : 0;
+  const ReduceMode mode = red.size() > 1        ? ReduceMode::general
+                          : red[0].s[0] == isz ? ReduceMode::contiguous
+                                                : ReduceMode::strided;
+  const int vec = mode == ReduceMode::contiguous && isz < 16 && 16 % isz == 0 ? static_cast<int>(16 / isz) : 1;
+
+  int64_t min_red_stride = std::abs(red[0].s[0]);
+  for (const Dim& d : red) min_red_stride = std::min(min_red_stride, std::abs(d.s[0]));
+  const bool inner = nout == 1 || min_red_stride <= std::abs(kept.back().s[0]);
+  // Short rows (and empty reductions, which write the identity) take the rows shape.
+  ReduceShape shape = nred == 0 || (inner && nred < kBlockRowMin && nout > 1) ? ReduceShape::rows
+                      : inner                                                   ? ReduceShape::block
+                                                                                : ReduceShape::cols;
+  const int col_vec = isz < 16 && 16 % isz == 0 ? static_cast<int>(16 / isz) : 1;  // reduce_vec_width<In>
+  if (shape == ReduceShape::cols && cols_vec_fits(kept, red, base[0], isz, col_vec, nout)) shape = ReduceShape::cols_vec;
+  if (shape == ReduceShape::rows && mode == ReduceMode::contiguous && rows_tile_fits(kept, base[0], isz, nred, nout))
+    shape = ReduceShape::rows_tile;
+  const CUfunction main = get_kernel(
+      index_, reduce_key(kFamilyReduceMain, op, in.dtype, out.dtype, shape, mode),
+      [&] { return reduce_kernel_source(op, in.dtype, out.dtype, shape, mode); }, kReduceMainEntry);
+  // The blocks of this kernel the GPU holds at once: splitting into about that many
+  // pieces fills every SM in one wave (more pieces than fit would need a second,
+  // mostly idle wave).
+  const unsigned per_sm = blocks_per_sm(main);
+  const int64_t resident = grid_for(index_, int64_t{1} << 40, kReduceBlock, per_sm);
+
+  int64_t blocks = 0;  // blocks the main kernel's work divides into
+  int fin_group = 1;   // lanes per output in reduce_finalize
+  if (shape == ReduceShape::rows) {
+    // G lanes per row, about two vectors (or two elements) per lane.
+    p.group = nred == 0 ? 1 : pow2_at_least(ceil_div(nred, 2 * vec), 32);
+    blocks = ceil_div(nout, kReduceBlock / p.group);
+  } else if (shape == ReduceShape::block) {
+    p.group = kReduceBlock;
+    if (nout < resident) {
+      const int64_t want = std::min(ceil_div(resident, nout), std::max<int64_t>(1, nred / kMinPiece));
+      p.split_len = ceil_div(ceil_div(nred, want), kPieceAlign) * kPieceAlign;
+      p.splits = ceil_div(nred, p.split_len);
+    }
+    p.part_out_stride = p.splits;
+    p.part_split_stride = 1;
+    fin_group = pow2_at_least(p.splits, 32);
+    blocks = nout * p.splits;
+  } else if (shape == ReduceShape::rows_tile) {
+    // A span of whole rows per block, about 8 elements per lane of a row.
+    p.group = pow2_at_least(ceil_div(nred, 8), 32);
+    p.tile_rows = static_cast<int>(kRowsTileBytes / (nred * isz) / 16 * 16);
+    blocks = ceil_div(nout, p.tile_rows);
+  } else if (shape == ReduceShape::cols_vec) {
+    // group = column vectors per tile (32..256, so a warp reads >= 512 contiguous
+    // bytes of a row); the other 256 / group thread rows share the reduced rows.
+    const int64_t nvec = nout / col_vec;
+    p.group = std::max(32, pow2_at_least(nvec, kReduceBlock));
+    const int64_t rows_at_once = kReduceBlock / p.group;
+    const int64_t tiles = ceil_div(nvec, p.group);
+    if (tiles < resident) {
+      // At least 64 rows per thread and piece: the partial States then cost a few
+      // percent of the input traffic.
+      const int64_t want = std::min(ceil_div(resident, tiles), std::max<int64_t>(1, nred / (rows_at_once * 64)));
+      p.split_len = ceil_div(nred, want);
+      p.splits = ceil_div(nred, p.split_len);
+    }
+    p.part_out_stride = 1;
+    p.part_split_stride = nout;
+    fin_group = 1;
+    blocks = tiles * p.splits;
+  } else {
+    p.group = pow2_at_least(kept.back().n, 32);
+    const int64_t rows_at_once = kReduceBlock / p.group;
+    const int64_t tiles = ceil_div(nout, p.group);
+    if (tiles < resident) {
+      // At least 16 rows per thread and piece, so the merge costs stay small.
+      const int64_t want = std::min(ceil_div(resident, tiles), std::max<int64_t>(1, nred / (rows_at_once * 16)));
+      p.split_len = ceil_div(nred, want);
+      p.splits = ceil_div(nred, p.split_len);
+    }
+    p.part_out_stride = 1;
+    p.part_split_stride = nout;
+    fin_group = 1;
+    blocks = tiles * p.splits;
+  }
+
+  std::shared_ptr<Buffer> partial;  // lives until both kernels are enqueued
+  if (p.splits > 1) {
+    partial = allocate_device(index_, static_cast<std::size_t>(nout * p.splits * kReduceStateBytes));
+    p.partial = partial->data();
+  }
+  const char* opname = ops::name(op).data();
+  void* args[] = {&p};
+  launch(index_, main, grid_for(index_, blocks * kReduceBlock, kReduceBlock, per_sm), kReduceBlock, args, opname);
+  if (p.splits > 1) {
+    // (Shape and mode do not enter the finalize kernel: key them as zero.)
+    CUfunction fin = get_kernel(
+        index_, reduce_key(kFamilyReduceFinalize, op, in.dtype, out.dtype, ReduceShape::rows, ReduceMode::contiguous),
+        [&] { return reduce_finalize_source(op, in.dtype, out.dtype); }, kReduceFinalizeEntry);
+    p.group = fin_group;  // (cuLaunchKernel copied the parameters of the first launch)
+    const int64_t fin_blocks = ceil_div(nout, kReduceBlock / fin_group);
+    launch(index_, fin, grid_for(index_, fin_blocks * kReduceBlock, kReduceBlock), kReduceBlock, args, opname);
+  }
+}
+
+}  // namespace copper::backend::cuda

@@ -1,0 +1,88 @@
+// CUDA source of the reduction kernels: reduce.cuh's templates instantiated for one
+// (op, input dtype, output dtype, shape, addressing mode).
+#include "backend/cuda/cuda_reduce.h"
+#include "copper/errors.hpp"
+
+namespace copper::backend::cuda {
+
+namespace {
+
+// The reducer of kernels/reduce.cuh for `op`, over typedefs In and Out.
+std::string reducer_type(ops::ReduceOp op, DType in, DType out) {
+  using ops::ReduceOp;
+  auto need = [&](bool ok) {
+    if (!ok)
+      throw RuntimeError("CudaBackend::reduce: no kernel for " + std::string(ops::name(op)) + " from " +
+                         std::string(name(in)) + " to " + std::string(name(out)));
+  };
+  switch (op) {
+    case ReduceOp::sum: return "copper::kern::red::Sum<In, Out, false>";
+    case ReduceOp::nansum: return "copper::kern::red::Sum<In, Out, true>";
+    case ReduceOp::prod: return "copper::kern::red::Prod<In, Out, false>";
+    case ReduceOp::nanprod: return "copper::kern::red::Prod<In, Out, true>";
+    case ReduceOp::max: need(in == out); return "copper::kern::red::Extremum<In, copper::kern::red::kMax>";
+    case ReduceOp::min: need(in == out); return "copper::kern::red::Extremum<In, copper::kern::red::kMin>";
+    case ReduceOp::nanmax: need(in == out); return "copper::kern::red::Extremum<In, copper::kern::red::kNanMax>";
+    case ReduceOp::nanmin: need(in == out); return "copper::kern::red::Extremum<In, copper::kern::red::kNanMin>";
+    case ReduceOp::all: need(out == DType::bool_); return "copper::kern::red::Logical<In, true>";
+    case ReduceOp::any: need(out == DType::bool_); return "copper::kern::red::Logical<In, false>";
+    case ReduceOp::argmax: need(out == DType::int64); return "copper::kern::red::Arg<In, true>";
+    case ReduceOp::argmin: need(out == DType::int64); return "copper::kern::red::Arg<In, false>";
+  }
+  throw RuntimeError("CudaBackend::reduce: unknown reduction");
+}
+
+const char* shape_function(ReduceShape shape) {
+  switch (shape) {
+    case ReduceShape::rows: return "reduce_rows";
+    case ReduceShape::block: return "reduce_block";
+    case ReduceShape::cols: return "reduce_cols";
+    case ReduceShape::cols_vec: return "reduce_cols_vec";
+    case ReduceShape::rows_tile: return "reduce_rows_tile";
+  }
+  throw RuntimeError("CudaBackend::reduce: unknown kernel shape");
+}
+
+}  // namespace
+
+std::string reduce_source_head() {
+  std::string s = source_prologue();
+  s += "#include \"copper_kernels/reduce.cuh\"\n";
+  // The host fills ReduceParams (cuda_reduce.h); a layout drift fails to compile here.
+  s += "static_assert(sizeof(copper::kern::ReduceParams) == " + std::to_string(sizeof(ReduceParams)) +
+       ", \"ReduceParams differs between host and device\");\n";
+  s += "static_assert(sizeof(copper::kern::StridedLayout<2>) == " + std::to_string(sizeof(StridedLayoutParam<2>)) +
+       " && sizeof(copper::kern::StridedLayout<1>) == " + std::to_string(sizeof(StridedLayoutParam<1>)) +
+       ", \"StridedLayout differs between host and device\");\n";
+  s += "static_assert(copper::kern::kRowsTileBytes == " + std::to_string(kRowsTileBytes) +
+       ", \"kRowsTileBytes differs between host and device\");\n";
+  return s;
+}
+
+namespace {
+std::string reducer_typedefs(const std::string& ns, ops::ReduceOp op, DType in, DType out) {
+  std::string s = "namespace " + ns + " {\n";
+  s += "typedef " + std::string(device_type_name(in)) + " In;\n";
+  s += "typedef " + std::string(device_type_name(out)) + " Out;\n";
+  s += "typedef " + reducer_type(op, in, out) + " R;\n}\n";
+  return s;
+}
+}  // namespace
+
+std::string reduce_kernel_definitions(ops::ReduceOp op, DType in, DType out, ReduceShape shape, ReduceMode mode,
+                                      const std::string& suffix) {
+  const std::string ns = "copper_reduce" + suffix;
+  return reducer_typedefs(ns, op, in, out) + "extern \"C\" __global__ void __launch_bounds__(256) " +
+         kReduceMainEntry + suffix + "(const copper::kern::ReduceParams p) {\n  copper::kern::" +
+         shape_function(shape) + "<" + ns + "::R, " + ns + "::In, " + std::to_string(static_cast<int>(mode)) +
+         ">(p);\n}\n";
+}
+
+std::string reduce_finalize_definitions(ops::ReduceOp op, DType in, DType out, const std::string& suffix) {
+  const std::string ns = "copper_fin" + suffix;
+  return reducer_typedefs(ns, op, in, out) + "extern \"C\" __global__ void __launch_bounds__(256) " +
+         kReduceFinalizeEntry + suffix + "(const copper::kern::ReduceParams p) {\n  copper::kern::reduce_finalize<" +
+         ns + "::R>(p);\n}\n";
+}
+
+}  // namespace copper::backend::cuda
