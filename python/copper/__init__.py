@@ -12,5 +12,7 @@ from copper._reductions import *  # noqa: F401,F403
 from copper._manipulation import *  # noqa: F401,F403
 from copper._creation import *  # noqa: F401,F403
 from copper._format import *  # noqa: F401,F403
+from copper import cuda  # noqa: F401  (streams, events, devices, memory pool: CuPy's cupy.cuda)
+from copper.cuda import get_default_memory_pool  # noqa: F401
 
 __version__ = "0.1.0"

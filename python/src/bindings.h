@@ -15,5 +15,6 @@ void bind_manipulation(nb::module_& m, ArrayClass& cls);
 void bind_indexing(nb::module_& m, ArrayClass& cls);
 void bind_ranges(nb::module_& m);  // arange, linspace, logspace, eye, identity
 void bind_format(nb::module_& m, ArrayClass& cls);
+void bind_cuda(nb::module_& m);  // copper._core._cuda: streams, events, memory pool
 
 }  // namespace copper::python

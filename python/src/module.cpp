@@ -15,4 +15,5 @@ NB_MODULE(_core, m) {
   bind_indexing(m, cls);
   bind_ranges(m);
   bind_format(m, cls);
+  bind_cuda(m);
 }

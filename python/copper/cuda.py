@@ -1,0 +1,160 @@
+"""GPU runtime control, in CuPy's shape (``cupy.cuda``): streams, events, devices and
+the memory pool.
+
+GPU operations are asynchronous: they enqueue on the current stream of their array's
+device, and host reads wait for them. Without a usable GPU every call here except
+``is_available()`` and ``device_count()`` raises ``RuntimeError``.
+
+    s = copper.cuda.Stream(non_blocking=True)
+    with s:                      # ops on this thread go to `s` on its device
+        y = x * 2
+    s.synchronize()
+    with copper.cuda.Device(1):  # new arrays go to cuda:1
+        z = copper.zeros(3)
+"""
+import threading
+import types
+
+from copper import _core
+from copper._core import OutOfMemoryError  # noqa: F401  (a MemoryError subclass, as CuPy's)
+
+# The compiled half (copper._core._cuda): names bound here one by one.
+_cuda = _core._cuda
+Event = _cuda.Event
+Stream = _cuda.Stream
+current_device = _cuda.current_device
+device_count = _cuda.device_count
+free_all_blocks = _cuda.free_all_blocks
+get_current_stream = _cuda.get_current_stream
+get_elapsed_time = _cuda.get_elapsed_time
+is_available = _cuda.is_available
+memory_stats = _cuda.memory_stats
+reset_peak_memory = _cuda.reset_peak_memory
+set_memory_limit = _cuda.set_memory_limit
+synchronize = _cuda.synchronize
+Stream.__module__ = Event.__module__ = __name__  # shown as copper.cuda.Stream, where users find them
+
+__all__ = [
+    "Device", "Event", "MemoryPool", "OutOfMemoryError", "Stream", "current_device", "device_count",
+    "free_all_blocks", "get_current_stream", "get_default_memory_pool", "get_elapsed_time", "is_available",
+    "memory_stats", "reset_peak_memory", "runtime", "set_memory_limit", "synchronize",
+]
+
+# Devices entered with `with Device(i):` on each thread, with the default device each replaced.
+_replaced_devices = threading.local()
+
+
+class Device:
+    """A GPU, as ``cupy.cuda.Device``: ``Device()`` is the current one; ``with Device(i):``
+    sends new arrays to ``cuda:i`` and restores the previous default device on exit."""
+
+    __slots__ = ("id",)
+
+    def __init__(self, device=None):
+        if device is None:
+            device = current_device()
+        elif isinstance(device, Device):
+            device = device.id
+        elif isinstance(device, (str, _core.Device)):
+            parsed = _core.Device(device)
+            if parsed.type != "cuda":
+                raise ValueError(f"device {parsed} is not a CUDA device")
+            device = parsed.id
+        elif isinstance(device, bool) or not isinstance(device, int):
+            raise TypeError("device must be None, an int, a string such as 'cuda:0', or a Device")
+        if device < 0:
+            raise ValueError(f"invalid CUDA device index {device}")
+        self.id = device
+
+    def use(self):
+        """Makes this GPU the default device of the calling thread."""
+        _core.set_default_device(f"cuda:{self.id}")
+
+    def synchronize(self):
+        """Waits for all work on this GPU, raising the error of a failed op."""
+        synchronize(self.id)
+
+    def __enter__(self):
+        previous = _core.get_default_device()
+        _core.set_default_device(f"cuda:{self.id}")  # fails here for an unusable device
+        stack = getattr(_replaced_devices, "stack", None)
+        if stack is None:
+            stack = _replaced_devices.stack = []
+        stack.append(previous)
+        return self
+
+    def __exit__(self, *exc):
+        _core.set_default_device(_replaced_devices.stack.pop())
+        return False
+
+    def __int__(self):
+        return self.id
+
+    def __index__(self):
+        return self.id
+
+    def __eq__(self, other):
+        return isinstance(other, Device) and other.id == self.id
+
+    def __hash__(self):
+        return hash(("cuda", self.id))
+
+    def __repr__(self):
+        return f"<CUDA Device {self.id}>"
+
+
+class MemoryPool:
+    """The device memory pool of the current GPU, as ``cupy.cuda.MemoryPool``: the driver's
+    stream-ordered pool with copper's accounting. Freed blocks stay cached for reuse."""
+
+    def used_bytes(self):
+        """Bytes held by live arrays."""
+        return memory_stats()["used"]
+
+    def free_bytes(self):
+        """Bytes the pool keeps cached for reuse."""
+        return memory_stats()["cached"]
+
+    def total_bytes(self):
+        """Bytes the pool holds: used plus cached."""
+        stats = memory_stats()
+        return stats["used"] + stats["cached"]
+
+    def free_all_blocks(self, stream=None):
+        """Returns cached blocks to the driver (after the device finishes its work)."""
+        free_all_blocks()
+
+    def set_limit(self, size=None, fraction=None):
+        """Caps the bytes arrays may hold: `size` bytes, or `fraction` of the device's memory;
+        neither (or 0) removes the cap."""
+        if size is not None and fraction is not None:
+            raise ValueError("size and fraction cannot be specified at the same time")
+        if fraction is not None:
+            if not 0 <= fraction <= 1:
+                raise ValueError(f"fraction must be between 0 and 1, got {fraction}")
+            size = int(memory_stats()["total"] * fraction)
+        set_memory_limit(0 if size is None else size)
+
+    def get_limit(self):
+        """The limit in effect, in bytes (the device's total memory when none was set)."""
+        return memory_stats()["limit"]
+
+    def __repr__(self):
+        return "<copper.cuda.MemoryPool>"
+
+
+_default_memory_pool = MemoryPool()
+
+
+def get_default_memory_pool():
+    """The memory pool GPU arrays come from (one object for all devices; it acts on the
+    current one, as CuPy's does)."""
+    return _default_memory_pool
+
+
+# The few ``cupy.cuda.runtime`` calls scripts use most, under their CUDA names.
+runtime = types.SimpleNamespace(
+    getDeviceCount=device_count,
+    getDevice=current_device,
+    deviceSynchronize=lambda: synchronize(),
+)
