@@ -97,6 +97,11 @@ def assert_same(got, expected, name, loop_dtype=None):
     if rtol == 0 and atol == 0:
         np.testing.assert_array_equal(host, expected, err_msg=name, strict=True)
     elif expected.dtype.kind == "c":
+        if name == "power" and expected.dtype == np.complex64:
+            # NumPy's complex64 power loses ~1e-6 of |z| (copper computes it in double),
+            # so a part much smaller than |z| is compared relative to |z|.
+            finite = np.isfinite(expected)
+            atol = max(atol, rtol * float(np.max(np.abs(expected[finite]), initial=0.0)))
         # Part by part: a complex inf with a slightly different finite part is still close.
         for part in (np.real, np.imag):
             np.testing.assert_allclose(part(host), part(expected), rtol=rtol, atol=atol, equal_nan=True,
