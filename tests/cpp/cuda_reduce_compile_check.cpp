@@ -2,7 +2,7 @@
 // CudaBackend::reduce / scan generate them; needs NVRTC but no GPU.
 //
 // NVRTC spends ~0.1-0.3 s per kernel here, and the front end can ask for 626
-// (op, input dtype, output dtype) reductions x 8 kernel shapes/modes, so the default
+// (op, input dtype, output dtype) reductions x 11 kernel shapes/modes, so the default
 // run (the ctest) compiles a representative subset, well under a minute:
 //   - every kernel shape x addressing mode, each with a fixed list covering every
 //     reducer kind with its awkward dtypes (float16 in float32, bool, complex
@@ -12,7 +12,7 @@
 //   - the finalize kernel for sum/max/argmax/any of every input dtype, plus nan forms;
 //   - every scan kernel for cumsum/cumprod of every dtype into itself and into its
 //     default accumulator, plus cross-kind pairs.
-// `--full` compiles everything the front end can ask for (626 x 8 + 626 finalize +
+// `--full` compiles everything the front end can ask for (626 x 11 + 626 finalize +
 // 392 x 4 scan kernels; tens of minutes); `--all-types` every dtype combination in one
 // shape only (a few minutes). Variants are batched many to a program (a
 // namespace and entry-name suffix each). A failure prints NVRTC's log.
@@ -93,6 +93,9 @@ constexpr ShapeMode kShapeModes[] = {
     {ReduceShape::block, ReduceMode::general, "block/general"},
     {ReduceShape::cols, ReduceMode::strided, "cols/strided"},
     {ReduceShape::cols, ReduceMode::general, "cols/general"},
+    {ReduceShape::cols_vec, ReduceMode::strided, "cols_vec/strided"},
+    {ReduceShape::cols_vec, ReduceMode::general, "cols_vec/general"},
+    {ReduceShape::rows_tile, ReduceMode::contiguous, "rows_tile/contiguous"},
 };
 
 struct Program {

@@ -247,9 +247,12 @@ void run_elementwise(int device, const EwJob& job) {
   const CUfunction fn = get_kernel(device, key_of(job, p), [&] { return make_source(job, p); }, "copper_ew");
   // Contiguous kernels take 4 vectors per thread and trip (one tile per block and trip).
   const std::int64_t work = p.layout == LayoutClass::contiguous ? (n + 4 * p.vec - 1) / (4 * p.vec) : n;
-  // One full wave of resident blocks: a grid that needs a second, partial wave leaves
-  // most SMs idle at its end.
-  const unsigned grid = grid_for(device, work, kBlock, resident_blocks_per_sm(fn, kBlock));
+  // Contiguous kernels: one block per tile (the block scheduler balances the load as
+  // blocks finish); strided ones: one full wave of resident blocks looping.
+  const unsigned wave = grid_for(device, work, kBlock, resident_blocks_per_sm(fn, kBlock));
+  const unsigned grid = p.layout == LayoutClass::contiguous
+                            ? static_cast<unsigned>(std::clamp<std::int64_t>((work + kBlock - 1) / kBlock, wave, 1 << 30))
+                            : wave;
   if (p.layout == LayoutClass::contiguous) {
     ContigArgs a{};
     fill_common(a, job, p, n);
