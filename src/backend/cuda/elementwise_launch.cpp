@@ -145,33 +145,20 @@ std::string make_source(const EwJob& job, const Plan& p) {
     return a;
   };
   if (contiguous) {
-    // Each block streams tiles of 4 x 256 vectors: four independent 16-byte accesses per
-    // thread keep enough bytes in flight for HBM, and a tile is one contiguous stretch
-    // of memory (DRAM pages stay open). A tile's loads come before its stores; tiles
-    // never overlap, so in-place operation stays correct.
+    // One 16-byte vector per thread and a grid that covers the array once (the block
+    // scheduler balances the load): measured on an H200 this beats both persistent
+    // grids and several vectors per thread (1.88 ms for x *= 5 on 1e9 float32, against
+    // 2.00 ms with four per thread; PyTorch 1.90 ms).
     const std::string V = std::to_string(p.vec);
-    auto trip = [&](int unroll, const std::string& base) {
-      std::string t;
-      for (int u = 0; u < unroll; ++u) {
-        const std::string idx = base + (u ? " + " + std::to_string(u) + " * blockDim.x" : "");
-        for (int k = 0; k < job.nin; ++k) {
-          if (p.kinds[k] != 'a') continue;
-          const std::string ks = std::to_string(k);
-          t += "    const Vec<T" + ks + ", " + V + "> v" + ks + "_" + std::to_string(u) + " = reinterpret_cast<const Vec<T" +
-               ks + ", " + V + ">*>(a.in[" + ks + "])[" + idx + "];\n";
-        }
-      }
-      for (int u = 0; u < unroll; ++u) {
-        const std::string us = std::to_string(u), idx = base + (u ? " + " + us + " * blockDim.x" : "");
-        t += "    {\n      Vec<R, " + V + "> r;\n#pragma unroll\n      for (int j = 0; j < " + V + "; ++j) r.v[j] = apply(" +
-             arg_list("v#_" + us + ".v[j]") + ");\n      reinterpret_cast<Vec<R, " + V + ">*>(a.out)[" + idx + "] = r;\n    }\n";
-      }
-      return t;
-    };
-    s += "  const I nv = n / " + V + ";\n  const I tile = 4 * static_cast<I>(blockDim.x);\n  const I full_tiles = nv / tile;\n";
-    s += "  for (I t = blockIdx.x; t < full_tiles; t += gridDim.x) {\n    const I i = t * tile + threadIdx.x;\n" +
-         trip(4, "i") + "  }\n";
-    s += "  for (I i = full_tiles * tile + tid; i < nv; i += step) {\n" + trip(1, "i") + "  }\n";
+    s += "  const I nv = n / " + V + ";\n  for (I i = tid; i < nv; i += step) {\n";
+    for (int k = 0; k < job.nin; ++k) {
+      if (p.kinds[k] != 'a') continue;
+      const std::string ks = std::to_string(k);
+      s += "    const Vec<T" + ks + ", " + V + "> v" + ks + " = reinterpret_cast<const Vec<T" + ks + ", " + V +
+           ">*>(a.in[" + ks + "])[i];\n";
+    }
+    s += "    Vec<R, " + V + "> r;\n#pragma unroll\n    for (int j = 0; j < " + V + "; ++j) r.v[j] = apply(" +
+         arg_list("v#.v[j]") + ");\n    reinterpret_cast<Vec<R, " + V + ">*>(a.out)[i] = r;\n  }\n";
     if (p.vec > 1)
       s += "  for (I i = nv * " + V + " + tid; i < n; i += step) reinterpret_cast<R*>(a.out)[i] = apply(" +
            arg_list("reinterpret_cast<const T#*>(a.in[#])[i]") + ");\n";
@@ -245,9 +232,8 @@ void run_elementwise(int device, const EwJob& job) {
   if (n == 0) return;
   const Plan p = plan(job, n);
   const CUfunction fn = get_kernel(device, key_of(job, p), [&] { return make_source(job, p); }, "copper_ew");
-  // Contiguous kernels take 4 vectors per thread and trip (one tile per block and trip).
-  const std::int64_t work = p.layout == LayoutClass::contiguous ? (n + 4 * p.vec - 1) / (4 * p.vec) : n;
-  // Contiguous kernels: one block per tile (the block scheduler balances the load as
+  const std::int64_t work = p.layout == LayoutClass::contiguous ? (n + p.vec - 1) / p.vec : n;
+  // Contiguous kernels: one thread per vector (the block scheduler balances the load as
   // blocks finish); strided ones: one full wave of resident blocks looping.
   const unsigned wave = grid_for(device, work, kBlock, resident_blocks_per_sm(fn, kBlock));
   const unsigned grid = p.layout == LayoutClass::contiguous
