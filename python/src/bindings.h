@@ -16,5 +16,7 @@ void bind_indexing(nb::module_& m, ArrayClass& cls);
 void bind_ranges(nb::module_& m);  // arange, linspace, logspace, eye, identity
 void bind_format(nb::module_& m, ArrayClass& cls);
 void bind_cuda(nb::module_& m);  // copper._core._cuda: streams, events, memory pool
+void bind_linalg(nb::module_& m, ArrayClass& cls);  // matmul, dot, einsum, diagonal, tril, ...
+void bind_random(nb::module_& m);  // copper._core._random: Generator, RandomState
 
 }  // namespace copper::python

@@ -16,4 +16,6 @@ NB_MODULE(_core, m) {
   bind_ranges(m);
   bind_format(m, cls);
   bind_cuda(m);
+  bind_linalg(m, cls);
+  bind_random(m);
 }

@@ -8,6 +8,7 @@
 
 #include "copper/ndarray.hpp"
 #include "ops/catalogue.h"
+#include "ops/philox.h"
 
 namespace copper::backend {
 
@@ -59,6 +60,17 @@ class Backend {
   // out.dtype (rounded to it at each step), converting `in` elements as astype would.
   // out may be `in` itself (in-place) but must not otherwise overlap it.
   virtual void scan(ops::ScanOp op, const ArrayView& in, int axis, const ArrayView& out) = 0;
+
+  // Random numbers: out[i] (out C-contiguous, C order) from the Philox counter stream
+  // that p describes (ops/philox.h), the same bits on every backend.
+  virtual void random(ops::philox::Kind kind, const ops::philox::RandomParams& p, const ArrayView& out) = 0;
+
+  // Batched matrix product: out[b..., i, j] = sum_p a[b..., i, p] * b[b..., p, j] over
+  // shapes (batch..., m, k) x (batch..., k, n) -> (batch..., m, n). a, b and out share
+  // one dtype and batch shape; a and b may have any strides (0 along broadcast batch
+  // dimensions, transposed views); out is C-contiguous and overlaps neither input.
+  // bool is OR of ANDs, integers wrap, float16 accumulates in float32; k == 0 writes 0.
+  virtual void matmul(const ArrayView& a, const ArrayView& b, const ArrayView& out) = 0;
 
   virtual void synchronize() = 0;
 };

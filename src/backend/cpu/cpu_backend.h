@@ -17,6 +17,8 @@ class CpuBackend final : public backend::Backend {
   void fill(const ArrayView& dst, const Scalar& value) override;
   void iota(const ArrayView& dst, const Scalar& start, const Scalar& step) override;
   void synchronize() override {}
+  // cpu_matmul.cpp (BLAS loaded at run time; plain loops for the rest)
+  void matmul(const ArrayView& a, const ArrayView& b, const ArrayView& out) override;
 
   // cpu_elementwise.cpp
   void elementwise(ops::UfuncId op, DType loop, std::span<const ArrayView> in, const ArrayView& out) override;
@@ -25,6 +27,8 @@ class CpuBackend final : public backend::Backend {
   // cpu_reduce.cpp, cpu_scan.cpp
   void reduce(ops::ReduceOp op, const ArrayView& in, int nreduce, const ArrayView& out) override;
   void scan(ops::ScanOp op, const ArrayView& in, int axis, const ArrayView& out) override;
+  // cpu_random.cpp
+  void random(ops::philox::Kind kind, const ops::philox::RandomParams& p, const ArrayView& out) override;
 };
 
 }  // namespace copper::backend::cpu

@@ -25,6 +25,11 @@ class CudaBackend final : public backend::Backend {
   // cuda_reduce.cpp, cuda_scan.cpp
   void reduce(ops::ReduceOp op, const ArrayView& in, int nreduce, const ArrayView& out) override;
   void scan(ops::ScanOp op, const ArrayView& in, int axis, const ArrayView& out) override;
+  // cuda_random.cpp
+  void random(ops::philox::Kind kind, const ops::philox::RandomParams& p, const ArrayView& out) override;
+
+  // cuda_matmul.cpp (cuBLAS loaded at run time; a generated kernel for integers and bool)
+  void matmul(const ArrayView& a, const ArrayView& b, const ArrayView& out) override;
 
   void synchronize() override;
 

@@ -1,0 +1,53 @@
+// Matrix and tensor products, diagonals and triangles (NumPy's top-level linear
+// algebra; the decompositions of numpy.linalg live elsewhere).
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "copper/ndarray.hpp"
+
+namespace copper {
+
+// a @ b with NumPy's rules: stacks of matrices broadcast over the leading dimensions,
+// a 1-d a is a row and a 1-d b a column (the added dimension is dropped again).
+// out= takes any array of the result's shape the result can be cast to ('same_kind').
+ndarray matmul(const ndarray& a, const ndarray& b, std::optional<ndarray> out = std::nullopt);
+// numpy.dot: products over the last axis of a and the second-to-last of b (multiply for
+// 0-d). out= must be C-contiguous with the exact result dtype and shape, as NumPy asks.
+ndarray dot(const ndarray& a, const ndarray& b, std::optional<ndarray> out = std::nullopt);
+// sum(conj(a.ravel()) * b.ravel()) as a 0-d array.
+ndarray vdot(const ndarray& a, const ndarray& b);
+// Products over the last axes of both (multiply for 0-d).
+ndarray inner(const ndarray& a, const ndarray& b);
+// a.ravel()[:, None] * b.ravel()[None, :].
+ndarray outer(const ndarray& a, const ndarray& b, std::optional<ndarray> out = std::nullopt);
+// Sums over the last `axes` axes of a and the first `axes` of b, or over the given pairs.
+ndarray tensordot(const ndarray& a, const ndarray& b, int axes = 2);
+ndarray tensordot(const ndarray& a, const ndarray& b, const std::vector<int>& axes_a, const std::vector<int>& axes_b);
+// Einstein summation ("ij,jk->ik", implicit output, "..." broadcasting, repeated
+// indices for diagonals). Contracts pairwise, left to right, through matmul.
+ndarray einsum(const std::string& subscripts, const std::vector<ndarray>& operands);
+// Kronecker product: block (i, j) of the result is a[i, j] * b.
+ndarray kron(const ndarray& a, const ndarray& b);
+// 3-vector (or 2-vector) cross products along the given axes, broadcasting the rest.
+ndarray cross(const ndarray& a, const ndarray& b, int axisa = -1, int axisb = -1, int axisc = -1,
+              std::optional<int> axis = std::nullopt);
+
+// The offset diagonal over axis1 and axis2, as a view appended as the last axis.
+ndarray diagonal(const ndarray& a, int offset = 0, int axis1 = 0, int axis2 = 1);
+// Sum of the diagonal (sum of diagonal(...) along its last axis; dtype/out as sum's).
+ndarray trace(const ndarray& a, int offset = 0, int axis1 = 0, int axis2 = 1, std::optional<DType> dtype = std::nullopt,
+              std::optional<ndarray> out = std::nullopt);
+// 1-d v: a square array with v on diagonal k; 2-d v: its k-th diagonal.
+ndarray diag(const ndarray& v, int k = 0);
+// Lower (tril) / upper (triu) triangle of the last two axes, zeros elsewhere.
+ndarray tril(const ndarray& m, int k = 0);
+ndarray triu(const ndarray& m, int k = 0);
+
+// float32 matmul on GPUs: "highest" (default, full float32 as NumPy) or "tf32" (tensor
+// cores with 10-bit mantissa inputs: faster, about 1e-3 relative error). CPUs ignore it.
+void set_matmul_precision(const std::string& precision);
+std::string get_matmul_precision();
+
+}  // namespace copper

@@ -1,0 +1,201 @@
+// Python bindings for matrix and tensor products, diagonals and triangles, and the
+// @ operator (__matmul__, __rmatmul__, __imatmul__).
+#include <Python.h>
+
+#include "bindings.h"
+
+namespace copper::python {
+namespace {
+
+// Products of big operands run without the GIL.
+constexpr std::int64_t release_gil_above = 1 << 14;
+
+Device device_of(std::initializer_list<nb::handle> objects) {
+  for (nb::handle h : objects)
+    if (h.is_valid() && nb::isinstance<ndarray>(h)) return nb::cast<const ndarray&>(h).device();
+  return default_device();
+}
+
+ndarray to_array(nb::handle x, Device device) {
+  return nb::isinstance<ndarray>(x) ? nb::cast<const ndarray&>(x) : array_from_py(x, std::nullopt, device);
+}
+
+std::optional<ndarray> out_arg(nb::handle out) {
+  if (!out.is_valid() || out.is_none()) return std::nullopt;
+  if (!nb::isinstance<ndarray>(out)) throw TypeError("return arrays must be of ArrayType");
+  return nb::cast<const ndarray&>(out);
+}
+
+// Runs a two-array product; hands back the out= object itself when one was given.
+template <class F>
+nb::object product(nb::handle x, nb::handle y, nb::handle out, F&& fn) {
+  const Device device = device_of({x, y, out});
+  const ndarray a = to_array(x, device), b = to_array(y, device);
+  const std::optional<ndarray> o = out_arg(out);
+  ndarray result;
+  if (a.size() + b.size() > release_gil_above) {
+    nb::gil_scoped_release release;
+    result = fn(a, b, o);
+  } else {
+    result = fn(a, b, o);
+  }
+  if (o) return nb::borrow(out);
+  return nb::cast(std::move(result));
+}
+
+// The other operand of `@`, or nothing when copper cannot take it.
+std::optional<ndarray> other_array(nb::handle other, Device device) {
+  if (nb::isinstance<ndarray>(other)) return nb::cast<const ndarray&>(other);
+  try {
+    return array_from_py(other, std::nullopt, device);
+  } catch (const TypeError&) {
+    return std::nullopt;
+  } catch (const ValueError&) {
+    return std::nullopt;
+  }
+}
+
+std::vector<int> int_list(nb::handle h) {
+  std::vector<int> v;
+  if (nb::isinstance<nb::int_>(h)) v.push_back(nb::cast<int>(h));
+  else
+    for (nb::handle x : h) v.push_back(nb::cast<int>(x));
+  return v;
+}
+
+nb::object tensordot_py(nb::handle x, nb::handle y, nb::handle axes) {
+  const Device device = device_of({x, y});
+  const ndarray a = to_array(x, device), b = to_array(y, device);
+  if (nb::isinstance<nb::int_>(axes)) return nb::cast(tensordot(a, b, nb::cast<int>(axes)));
+  nb::sequence pair = nb::borrow<nb::sequence>(axes);
+  if (nb::len(pair) != 2) throw ValueError("axes must be an integer or a pair of sequences of axes");
+  return nb::cast(tensordot(a, b, int_list(pair[0]), int_list(pair[1])));
+}
+
+nb::object einsum_py(nb::args args, nb::kwargs kwargs) {
+  if (args.size() == 0) throw TypeError("einsum() missing required argument 'subscripts' (pos 0)");
+  if (!nb::isinstance<nb::str>(args[0]))
+    throw NotImplementedError("einsum: only the subscripts-string form is supported");
+  nb::handle out, dtype;
+  for (auto [key, value] : kwargs) {
+    const std::string k = nb::cast<std::string>(key);
+    if (k == "out") out = value;
+    else if (k == "dtype") dtype = value;
+    else if (k == "optimize" || k == "order" || k == "casting") continue;  // accepted: one contraction order
+    else throw TypeError("einsum() got an unexpected keyword argument '" + k + "'");
+  }
+  std::vector<nb::handle> handles;
+  for (std::size_t i = 1; i < args.size(); ++i) handles.push_back(args[i]);
+  Device device = default_device();
+  for (nb::handle h : handles)
+    if (nb::isinstance<ndarray>(h)) {
+      device = nb::cast<const ndarray&>(h).device();
+      break;
+    }
+  std::vector<ndarray> operands;
+  const std::optional<DType> as = dtype.is_valid() ? optional_dtype(dtype) : std::nullopt;
+  for (nb::handle h : handles) {
+    ndarray a = to_array(h, device);
+    operands.push_back(as && a.dtype() != *as ? astype(a, *as) : a);
+  }
+  ndarray result = einsum(nb::cast<std::string>(args[0]), operands);
+  if (const auto o = out_arg(out)) {
+    copyto(*o, result, Casting::safe);
+    return nb::borrow(out);
+  }
+  return nb::cast(std::move(result));
+}
+
+ndarray trace_of(const ndarray& a, int offset, int axis1, int axis2, nb::handle dtype, nb::handle out) {
+  return trace(a, offset, axis1, axis2, optional_dtype(dtype), out_arg(out));
+}
+
+}  // namespace
+
+void bind_linalg(nb::module_& m, ArrayClass& cls) {
+  auto matmul_fn = [](const ndarray& a, const ndarray& b, const std::optional<ndarray>& o) { return matmul(a, b, o); };
+  auto dot_fn = [](const ndarray& a, const ndarray& b, const std::optional<ndarray>& o) { return dot(a, b, o); };
+  auto outer_fn = [](const ndarray& a, const ndarray& b, const std::optional<ndarray>& o) { return outer(a, b, o); };
+  m.def("matmul", [=](nb::handle a, nb::handle b, nb::handle out) { return product(a, b, out, matmul_fn); },
+        nb::arg("x1"), nb::arg("x2"), nb::arg("out") = nb::none());
+  m.def("dot", [=](nb::handle a, nb::handle b, nb::handle out) { return product(a, b, out, dot_fn); }, nb::arg("a"),
+        nb::arg("b"), nb::arg("out") = nb::none());
+  m.def("outer", [=](nb::handle a, nb::handle b, nb::handle out) { return product(a, b, out, outer_fn); },
+        nb::arg("a"), nb::arg("b"), nb::arg("out") = nb::none());
+  m.def("vdot", [](nb::handle a, nb::handle b) {
+    return product(a, b, nb::none(), [](const ndarray& x, const ndarray& y, const auto&) { return vdot(x, y); });
+  }, nb::arg("a"), nb::arg("b"));
+  m.def("inner", [](nb::handle a, nb::handle b) {
+    return product(a, b, nb::none(), [](const ndarray& x, const ndarray& y, const auto&) { return inner(x, y); });
+  }, nb::arg("a"), nb::arg("b"));
+  m.def("kron", [](nb::handle a, nb::handle b) {
+    return product(a, b, nb::none(), [](const ndarray& x, const ndarray& y, const auto&) { return kron(x, y); });
+  }, nb::arg("a"), nb::arg("b"));
+  m.def("tensordot", &tensordot_py, nb::arg("a"), nb::arg("b"), nb::arg("axes") = 2);
+  m.def("einsum", &einsum_py);
+  m.def(
+      "cross",
+      [](nb::handle a, nb::handle b, int axisa, int axisb, int axisc, std::optional<int> axis) {
+        const Device device = device_of({a, b});
+        return cross(to_array(a, device), to_array(b, device), axisa, axisb, axisc, axis);
+      },
+      nb::arg("a"), nb::arg("b"), nb::arg("axisa") = -1, nb::arg("axisb") = -1, nb::arg("axisc") = -1,
+      nb::arg("axis") = nb::none());
+  m.def(
+      "diagonal",
+      [](nb::handle a, int offset, int axis1, int axis2) {
+        return diagonal(to_array(a, default_device()), offset, axis1, axis2);
+      },
+      nb::arg("a"), nb::arg("offset") = 0, nb::arg("axis1") = 0, nb::arg("axis2") = 1);
+  m.def(
+      "trace",
+      [](nb::handle a, int offset, int axis1, int axis2, nb::handle dtype, nb::handle out) -> nb::object {
+        ndarray r = trace_of(to_array(a, device_of({a, out})), offset, axis1, axis2, dtype, out);
+        if (out_arg(out)) return nb::borrow(out);
+        return nb::cast(std::move(r));
+      },
+      nb::arg("a"), nb::arg("offset") = 0, nb::arg("axis1") = 0, nb::arg("axis2") = 1, nb::arg("dtype") = nb::none(),
+      nb::arg("out") = nb::none());
+  m.def("diag", [](nb::handle v, int k) { return diag(to_array(v, default_device()), k); }, nb::arg("v"),
+        nb::arg("k") = 0);
+  m.def("tril", [](nb::handle x, int k) { return tril(to_array(x, default_device()), k); }, nb::arg("m"),
+        nb::arg("k") = 0);
+  m.def("triu", [](nb::handle x, int k) { return triu(to_array(x, default_device()), k); }, nb::arg("m"),
+        nb::arg("k") = 0);
+  m.def("set_matmul_precision", &set_matmul_precision, nb::arg("precision"));
+  m.def("get_matmul_precision", &get_matmul_precision);
+
+  // Methods.
+  cls.def("dot", [=](nb::handle self, nb::handle b, nb::handle out) { return product(self, b, out, dot_fn); },
+          nb::arg("b"), nb::arg("out") = nb::none());
+  cls.def("diagonal", [](const ndarray& a, int offset, int axis1, int axis2) { return diagonal(a, offset, axis1, axis2); },
+          nb::arg("offset") = 0, nb::arg("axis1") = 0, nb::arg("axis2") = 1);
+  cls.def(
+      "trace",
+      [](nb::handle self, int offset, int axis1, int axis2, nb::handle dtype, nb::handle out) -> nb::object {
+        ndarray r = trace_of(nb::cast<const ndarray&>(self), offset, axis1, axis2, dtype, out);
+        if (out_arg(out)) return nb::borrow(out);
+        return nb::cast(std::move(r));
+      },
+      nb::arg("offset") = 0, nb::arg("axis1") = 0, nb::arg("axis2") = 1, nb::arg("dtype") = nb::none(),
+      nb::arg("out") = nb::none());
+
+  // a @ b, b @ a, a @= b (NumPy computes the last into a, which must keep its shape).
+  cls.def("__matmul__", [=](nb::handle self, nb::handle other) -> nb::object {
+    auto b = other_array(other, nb::cast<const ndarray&>(self).device());
+    if (!b) return nb::borrow(Py_NotImplemented);
+    return product(self, nb::cast(*b), nb::none(), matmul_fn);
+  });
+  cls.def("__rmatmul__", [=](nb::handle self, nb::handle other) -> nb::object {
+    auto a = other_array(other, nb::cast<const ndarray&>(self).device());
+    if (!a) return nb::borrow(Py_NotImplemented);
+    return product(nb::cast(*a), self, nb::none(), matmul_fn);
+  });
+  cls.def("__imatmul__", [=](nb::handle self, nb::handle other) -> nb::object {
+    auto b = other_array(other, nb::cast<const ndarray&>(self).device());
+    if (!b) return nb::borrow(Py_NotImplemented);
+    return product(self, nb::cast(*b), self, matmul_fn);
+  });
+}
+
+}  // namespace copper::python

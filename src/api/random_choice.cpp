@@ -1,0 +1,165 @@
+// choice, permutation and shuffle: index sequences made on the host from a counter
+// stream (so identical on every device), then rows gathered through host memory.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <numeric>
+#include <unordered_map>
+
+#include "api/array_factory.h"
+#include "api/random_internal.h"
+
+namespace copper::random {
+
+using ops::philox::Stream;
+
+namespace {
+
+// An integer in [0, bound] from the stream (multiply-shift, as the integers kernel).
+std::uint64_t bounded(Stream& s, std::uint64_t bound) {
+  if (bound <= 0xffffffffull) return ops::philox::bounded64(s.next64(), bound);
+  const std::uint64_t hi = s.next64();
+  return ops::philox::bounded128(hi, s.next64(), bound);
+}
+
+// Rows of `a` (along axis 0) picked by `rows`, as a new array on a's device.
+ndarray gather_rows(const ndarray& a, const std::vector<std::int64_t>& rows, const Shape& index_shape) {
+  const std::int64_t row_bytes = a.ndim() ? shape_size(Shape(a.shape().begin() + 1, a.shape().end())) * a.itemsize() : 0;
+  std::vector<char> host(static_cast<std::size_t>(a.nbytes()));
+  a.copy_to_host(host.data());
+  std::vector<char> picked(static_cast<std::size_t>(row_bytes) * rows.size());
+  for (std::size_t k = 0; k < rows.size(); ++k)
+    std::memcpy(picked.data() + k * row_bytes, host.data() + rows[k] * row_bytes, static_cast<std::size_t>(row_bytes));
+  Shape shape = index_shape;
+  shape.insert(shape.end(), a.shape().begin() + 1, a.shape().end());
+  return array(picked.data(), shape, a.dtype(), a.device());
+}
+
+// A uniformly random permutation of [0, n) (Fisher-Yates on one stream).
+std::vector<std::int64_t> permuted_indices(Generator& g, std::int64_t n) {
+  const ops::philox::RandomParams p = GeneratorAccess::take(g, 1);
+  Stream s(p, 0);
+  std::vector<std::int64_t> idx(static_cast<std::size_t>(n));
+  std::iota(idx.begin(), idx.end(), 0);
+  for (std::int64_t k = n - 1; k > 0; --k) std::swap(idx[k], idx[bounded(s, static_cast<std::uint64_t>(k))]);
+  return idx;
+}
+
+// k distinct indices of [0, n) in random order: a partial Fisher-Yates whose swaps are
+// kept in a map when the population is much larger than the sample.
+std::vector<std::int64_t> sample_without_replacement(Generator& g, std::int64_t n, std::int64_t k) {
+  const ops::philox::RandomParams p = GeneratorAccess::take(g, 1);
+  Stream s(p, 0);
+  std::unordered_map<std::int64_t, std::int64_t> moved;
+  auto at = [&](std::int64_t i) {
+    auto it = moved.find(i);
+    return it == moved.end() ? i : it->second;
+  };
+  std::vector<std::int64_t> out(static_cast<std::size_t>(k));
+  for (std::int64_t i = 0; i < k; ++i) {
+    const std::int64_t j = i + static_cast<std::int64_t>(bounded(s, static_cast<std::uint64_t>(n - 1 - i)));
+    const std::int64_t vi = at(i), vj = at(j);
+    out[static_cast<std::size_t>(i)] = vj;
+    moved[j] = vi;
+  }
+  return out;
+}
+
+void check_probabilities(const std::vector<double>& p, std::int64_t n) {
+  if (static_cast<std::int64_t>(p.size()) != n) throw ValueError("a and p must have same size");
+  double sum = 0;
+  for (double v : p) {
+    if (std::isnan(v)) throw ValueError("probabilities contain NaN");
+    if (v < 0) throw ValueError("Probabilities are not non-negative");
+    sum += v;
+  }
+  if (std::fabs(sum - 1.0) > std::sqrt(std::numeric_limits<double>::epsilon()))
+    throw ValueError("Probabilities do not sum to 1. See Notes section of docstring for more information.");
+}
+
+std::vector<std::int64_t> choose(Generator& g, std::int64_t n, const Shape& size, bool replace,
+                                 const std::vector<double>* p) {
+  check_size(size);
+  const std::int64_t k = shape_size(size);
+  if (n < 0 || (n == 0 && k > 0)) throw ValueError("a must be a positive integer unless no samples are taken");
+  if (p) check_probabilities(*p, n);
+  if (replace) {
+    if (!p) {
+      ndarray idx = g.integers(0, n, size);  // the integers kernel's stream; same everywhere
+      return idx.to_vector<std::int64_t>();
+    }
+    std::vector<double> cdf(p->size());
+    std::partial_sum(p->begin(), p->end(), cdf.begin());
+    const double total = cdf.empty() ? 1.0 : cdf.back();
+    const ops::philox::RandomParams params = GeneratorAccess::take(g, 1);
+    std::vector<std::int64_t> out(static_cast<std::size_t>(k));
+    for (std::int64_t i = 0; i < k; ++i) {
+      Stream s(params, static_cast<std::uint32_t>(i));
+      const double u = s.uniform() * total;
+      auto it = std::upper_bound(cdf.begin(), cdf.end(), u);
+      // Never land on a trailing zero-probability entry through rounding.
+      std::int64_t j = std::min<std::int64_t>(it - cdf.begin(), n - 1);
+      while (j > 0 && (*p)[static_cast<std::size_t>(j)] == 0) --j;
+      out[static_cast<std::size_t>(i)] = j;
+    }
+    return out;
+  }
+  if (k > n) throw ValueError("Cannot take a larger sample than population when replace is False");
+  if (!p) return sample_without_replacement(g, n, k);
+  // Weighted, without replacement: the k largest keys U^(1/p_i) (Efraimidis-Spirakis),
+  // compared as log(U) / p_i; zero weights never win.
+  const std::int64_t nonzero = std::count_if(p->begin(), p->end(), [](double v) { return v > 0; });
+  if (nonzero < k) throw ValueError("Fewer non-zero entries in p than size");
+  const ops::philox::RandomParams params = GeneratorAccess::take(g, 1);
+  std::vector<std::pair<double, std::int64_t>> keys;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const double w = (*p)[static_cast<std::size_t>(i)];
+    if (w <= 0) continue;
+    Stream s(params, static_cast<std::uint32_t>(i));
+    keys.emplace_back(std::log(s.open_uniform()) / w, i);
+  }
+  std::partial_sort(keys.begin(), keys.begin() + k, keys.end(), [](auto& x, auto& y) { return x.first > y.first; });
+  std::vector<std::int64_t> out(static_cast<std::size_t>(k));
+  for (std::int64_t i = 0; i < k; ++i) out[static_cast<std::size_t>(i)] = keys[static_cast<std::size_t>(i)].second;
+  return out;
+}
+
+}  // namespace
+
+ndarray Generator::choice(std::int64_t n, const Shape& size, bool replace, const std::vector<double>* p, bool) {
+  if (replace && !p) {
+    check_size(size);
+    if (n < 0 || (n == 0 && shape_size(size) > 0))
+      throw ValueError("a must be a positive integer unless no samples are taken");
+    if (n == 0) return api::allocate(size, int64, default_device());
+    return integers(0, n, size);
+  }
+  std::vector<std::int64_t> idx = choose(*this, n, size, replace, p);
+  return array(idx.data(), size, int64, default_device());
+}
+
+ndarray Generator::choice(const ndarray& a, const Shape& size, bool replace, const std::vector<double>* p, bool) {
+  if (a.ndim() == 0) throw ValueError("a must be a sequence or an integer, not <class 'numpy.ndarray'>");
+  std::vector<std::int64_t> idx = choose(*this, a.shape()[0], size, replace, p);
+  return gather_rows(a, idx, size);
+}
+
+ndarray Generator::permutation(std::int64_t n) {
+  std::vector<std::int64_t> idx = permuted_indices(*this, std::max<std::int64_t>(n, 0));
+  return array(idx.data(), Shape{static_cast<std::int64_t>(idx.size())}, int64, default_device());
+}
+
+ndarray Generator::permutation(const ndarray& x) {
+  if (x.ndim() == 0) throw AxisError("axis 0 is out of bounds for array of dimension 0");
+  std::vector<std::int64_t> idx = permuted_indices(*this, x.shape()[0]);
+  return gather_rows(x, idx, Shape{x.shape()[0]});
+}
+
+void Generator::shuffle(ndarray& x) {
+  if (x.ndim() == 0) throw TypeError("len() of unsized object");
+  std::vector<std::int64_t> idx = permuted_indices(*this, x.shape()[0]);
+  x.assign(gather_rows(x, idx, Shape{x.shape()[0]}));
+}
+
+}  // namespace copper::random

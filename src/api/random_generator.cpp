@@ -1,0 +1,162 @@
+// Generator: seeding, and the distributions the backends generate directly.
+#include <limits>
+#include <random>
+
+#include "api/array_factory.h"
+#include "api/random_internal.h"
+#include "backend/cpu/thread_pool.h"
+
+namespace copper::random {
+
+using RKind = ops::philox::Kind;
+
+namespace {
+
+// splitmix64: spreads a small seed over the 64 key bits.
+std::uint64_t mix_seed(std::uint64_t z) {
+  z += 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+std::uint64_t entropy_seed() {
+  std::random_device rd;
+  return (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
+}
+
+bool is_float_dtype(DType t) { return t == float32 || t == float64; }
+
+}  // namespace
+
+std::string dtype_repr(DType t) { return "dtype('" + std::string(name(t)) + "')"; }
+
+void check_size(const Shape& size) { api::check_shape(size); }
+
+Generator::Generator(std::uint64_t seed) : key_(mix_seed(seed)) {}
+Generator::Generator() : Generator(entropy_seed()) {}
+
+Generator default_rng(std::optional<std::uint64_t> seed) { return seed ? Generator(*seed) : Generator(); }
+
+ndarray draw(Generator& g, RKind kind, const Shape& size, DType dtype, double a, double b, const ndarray* out,
+             const char* method, std::uint64_t low, std::uint64_t range) {
+  ndarray target;
+  if (out) {
+    if (out->dtype() != dtype)
+      throw TypeError("Supplied output array has the wrong type. Expected " + std::string(name(dtype)) + ", got " +
+                      std::string(name(out->dtype())));
+    if (!out->is_c_contiguous())
+      throw ValueError("Supplied output array must be contiguous, writable, aligned, and in machine byte-order.");
+    if (!size.empty() && size != out->shape()) throw ValueError("size must match out.shape when used together");
+    target = *out;
+  } else {
+    check_size(size);
+    target = api::allocate(size, dtype, default_device());
+  }
+  const auto n = static_cast<std::uint64_t>(target.size());
+  ops::philox::RandomParams p =
+      GeneratorAccess::take(g, ops::philox::blocks_for(kind, static_cast<int>(itemsize(dtype)), range, n));
+  p.a = a, p.b = b, p.low = low, p.range = range;
+  if (n) api::backend_of(target).random(kind, p, backend::view_of(target));
+  return target;
+}
+
+ndarray host_draw_double(Generator& g, const Shape& size, DType dtype,
+                         const std::function<double(ops::philox::Stream&)>& sample) {
+  check_size(size);
+  const std::int64_t n = shape_size(size);
+  if (n > 0xffffffffLL) throw ValueError("random: at most 2**32 - 1 values per draw from this distribution");
+  const ops::philox::RandomParams p = GeneratorAccess::take(g, 1);
+  std::vector<double> values(static_cast<std::size_t>(n));
+  backend::cpu::parallel_for(n, 1024, [&](std::int64_t begin, std::int64_t end) {
+    for (std::int64_t i = begin; i < end; ++i) {
+      ops::philox::Stream s(p, static_cast<std::uint32_t>(i));
+      values[static_cast<std::size_t>(i)] = sample(s);
+    }
+  });
+  ndarray a = array(values.data(), size, float64, default_device());
+  return dtype == float64 ? a : a.astype(dtype);
+}
+
+ndarray host_draw_int64(Generator& g, const Shape& size,
+                        const std::function<std::int64_t(ops::philox::Stream&)>& sample) {
+  check_size(size);
+  const std::int64_t n = shape_size(size);
+  if (n > 0xffffffffLL) throw ValueError("random: at most 2**32 - 1 values per draw from this distribution");
+  const ops::philox::RandomParams p = GeneratorAccess::take(g, 1);
+  std::vector<std::int64_t> values(static_cast<std::size_t>(n));
+  backend::cpu::parallel_for(n, 1024, [&](std::int64_t begin, std::int64_t end) {
+    for (std::int64_t i = begin; i < end; ++i) {
+      ops::philox::Stream s(p, static_cast<std::uint32_t>(i));
+      values[static_cast<std::size_t>(i)] = sample(s);
+    }
+  });
+  return array(values.data(), size, int64, default_device());
+}
+
+ndarray Generator::random_raw(const Shape& size) {
+  return draw(*this, RKind::raw, size, uint64, 0.0, 1.0, nullptr, "random_raw");
+}
+
+ndarray Generator::random(const Shape& size, DType dtype, const ndarray* out) {
+  if (!is_float_dtype(dtype)) throw TypeError("Unsupported dtype " + dtype_repr(dtype) + " for random");
+  return draw(*this, RKind::uniform, size, dtype, 0.0, 1.0, out, "random");
+}
+
+ndarray Generator::uniform(double low, double high, const Shape& size) {
+  const double range = high - low;
+  if (!(range >= 0) && !std::isnan(low) && !std::isnan(high)) throw ValueError("high - low < 0");
+  if (std::isinf(range)) throw OverflowError("high - low range exceeds valid bounds");
+  return draw(*this, RKind::uniform, size, float64, low, range, nullptr, "uniform");
+}
+
+ndarray Generator::standard_normal(const Shape& size, DType dtype, const ndarray* out) {
+  if (!is_float_dtype(dtype)) throw TypeError("Unsupported dtype " + dtype_repr(dtype) + " for standard_normal");
+  return draw(*this, RKind::normal, size, dtype, 0.0, 1.0, out, "standard_normal");
+}
+
+ndarray Generator::normal(double loc, double scale, const Shape& size) {
+  if (scale < 0) throw ValueError("scale < 0");
+  return draw(*this, RKind::normal, size, float64, loc, scale, nullptr, "normal");
+}
+
+ndarray Generator::standard_exponential(const Shape& size, DType dtype, const ndarray* out) {
+  if (!is_float_dtype(dtype))
+    throw TypeError("Unsupported dtype " + dtype_repr(dtype) + " for standard_exponential");
+  return draw(*this, RKind::exponential, size, dtype, 0.0, 1.0, out, "standard_exponential");
+}
+
+ndarray Generator::exponential(double scale, const Shape& size) {
+  if (scale < 0) throw ValueError("scale < 0");
+  return draw(*this, RKind::exponential, size, float64, 0.0, scale, nullptr, "exponential");
+}
+
+ndarray integers_wide(Generator& g, __int128 low, __int128 high, bool endpoint, const Shape& size, DType dtype) {
+  const copper::Kind k = kind(dtype);
+  if (dtype != bool_ && k != copper::Kind::int_ && k != copper::Kind::uint_)
+    throw TypeError("Unsupported dtype " + dtype_repr(dtype) + " for integers");
+  __int128 lo_bound = 0, hi_bound = 1;
+  if (k == copper::Kind::int_) {
+    const int bits = static_cast<int>(itemsize(dtype)) * 8;
+    lo_bound = -(static_cast<__int128>(1) << (bits - 1));
+    hi_bound = (static_cast<__int128>(1) << (bits - 1)) - 1;
+  } else if (k == copper::Kind::uint_) {
+    hi_bound = (static_cast<__int128>(1) << (itemsize(dtype) * 8)) - 1;
+  }
+  const std::string tname(name(dtype));
+  const __int128 high_incl = endpoint ? high : high - 1;
+  if (low < lo_bound) throw ValueError("low is out of bounds for " + tname);
+  if (high_incl > hi_bound) throw ValueError("high is out of bounds for " + tname);
+  if (low > high_incl) throw ValueError(endpoint ? "low > high" : "low >= high");
+  const auto range = static_cast<std::uint64_t>(high_incl - low);
+  return draw(g, RKind::integers, size, dtype, 0.0, 1.0, nullptr, "integers", static_cast<std::uint64_t>(low),
+              range);
+}
+
+ndarray Generator::integers(std::int64_t low, std::optional<std::int64_t> high, const Shape& size, DType dtype,
+                            bool endpoint) {
+  if (!high) return integers_wide(*this, 0, low, endpoint, size, dtype);
+  return integers_wide(*this, low, *high, endpoint, size, dtype);
+}
+
+}  // namespace copper::random

@@ -1,0 +1,209 @@
+// Batched matrix products on the CPU: float32/64 and complex through the system BLAS
+// (loaded at run time), everything else (and floats when no BLAS loads) through a
+// row-times-matrix loop whose inner loop walks one row of b and of the output.
+#include <cstring>
+#include <vector>
+
+#include "backend/cpu/cpu_backend.h"
+#include "backend/cpu/cpu_blas.h"
+#include "backend/cpu/thread_pool.h"
+#include "backend/matmul_layout.h"
+#include "ops/dtype_traits.h"
+
+namespace copper::backend::cpu {
+namespace {
+
+// The accumulator of each element type: integers wrap in uint64 (the same bits modulo
+// 2^width as NumPy's wrapping loops), float16 sums in float32, complex as (re, im).
+template <class T> struct Acc {
+  using type = T;
+  static T load(T x) { return x; }
+  static T store(T x) { return x; }
+};
+template <ops::Int T> struct Acc<T> {
+  using type = std::uint64_t;
+  static std::uint64_t load(T x) {
+    if constexpr (std::is_signed_v<T>) return static_cast<std::uint64_t>(static_cast<std::int64_t>(x));
+    else return static_cast<std::uint64_t>(x);
+  }
+  static T store(std::uint64_t x) { return static_cast<T>(x); }
+};
+template <> struct Acc<bool> {  // bytes, not std::vector<bool>'s bits
+  using type = unsigned char;
+  static unsigned char load(bool x) { return x; }
+  static bool store(unsigned char x) { return x != 0; }
+};
+template <> struct Acc<ops::half> {
+  using type = float;
+  static float load(ops::half x) { return ops::half_to_float(x); }
+  static ops::half store(float x) { return ops::float_to_half(x); }
+};
+template <class R> struct Acc<ops::complex<R>> {
+  using type = ops::complex<R>;
+  static ops::complex<R> load(ops::complex<R> x) { return x; }
+  static ops::complex<R> store(ops::complex<R> x) { return x; }
+};
+
+template <class T, class A>
+inline void multiply_add(A& acc, const A& a, const A& b) {
+  if constexpr (std::is_same_v<T, bool>) acc |= a & b;
+  else if constexpr (ops::is_complex_v<T>) {
+    acc.re += a.re * b.re - a.im * b.im;
+    acc.im += a.re * b.im + a.im * b.re;
+  } else acc += a * b;
+}
+
+struct MatmulGeometry {
+  std::int64_t m, k, n, batches;
+  int nbatch;
+  BatchWalker walker;
+};
+
+// Rows [row_begin, row_end) of the flattened (batch * m) output, by the plain loop.
+template <class T>
+void loop_rows(const ArrayView& a, const ArrayView& b, const ArrayView& out, const MatmulGeometry& g,
+               std::int64_t row_begin, std::int64_t row_end) {
+  using A = typename Acc<T>::type;
+  const int nd = static_cast<int>(out.shape.size());
+  const std::int64_t a_rs = a.strides[nd - 2], a_cs = a.strides[nd - 1];
+  const std::int64_t b_rs = b.strides[nd - 2], b_cs = b.strides[nd - 1];
+  std::vector<A> acc(static_cast<std::size_t>(g.n));
+  std::int64_t off[3];
+  std::int64_t current_batch = -1;
+  for (std::int64_t row = row_begin; row < row_end; ++row) {
+    const std::int64_t batch = row / g.m, i = row % g.m;
+    if (batch != current_batch) g.walker.offsets(current_batch = batch, off);
+    const char* a_row = static_cast<const char*>(a.data) + off[0] + i * a_rs;
+    const char* b_base = static_cast<const char*>(b.data) + off[1];
+    T* out_row = reinterpret_cast<T*>(static_cast<char*>(out.data) + off[2]) + i * g.n;
+    std::fill(acc.begin(), acc.end(), A{});
+    for (std::int64_t p = 0; p < g.k; ++p) {
+      const A av = Acc<T>::load(*reinterpret_cast<const T*>(a_row + p * a_cs));
+      const char* b_row = b_base + p * b_rs;
+      if (b_cs == static_cast<std::int64_t>(sizeof(T))) {  // contiguous row: vectorizable
+        const T* bp = reinterpret_cast<const T*>(b_row);
+        for (std::int64_t j = 0; j < g.n; ++j) multiply_add<T>(acc[j], av, Acc<T>::load(bp[j]));
+      } else {
+        for (std::int64_t j = 0; j < g.n; ++j)
+          multiply_add<T>(acc[j], av, Acc<T>::load(*reinterpret_cast<const T*>(b_row + j * b_cs)));
+      }
+    }
+    for (std::int64_t j = 0; j < g.n; ++j) out_row[j] = Acc<T>::store(acc[j]);
+  }
+}
+
+template <class T> GemmFn<T> gemm_of(const Blas& l);
+template <> GemmFn<float> gemm_of<float>(const Blas& l) { return l.sgemm; }
+template <> GemmFn<double> gemm_of<double>(const Blas& l) { return l.dgemm; }
+template <> GemmFn<ops::complex<float>> gemm_of<ops::complex<float>>(const Blas& l) {
+  return reinterpret_cast<GemmFn<ops::complex<float>>>(l.cgemm);
+}
+template <> GemmFn<ops::complex<double>> gemm_of<ops::complex<double>>(const Blas& l) {
+  return reinterpret_cast<GemmFn<ops::complex<double>>>(l.zgemm);
+}
+
+// Rows [row_begin, row_end) through ?gemm_, one call per batch segment. a and b are
+// GEMM-readable (the caller copied them otherwise); out is C-contiguous.
+template <class T>
+void blas_rows(const Blas& lib, const ArrayView& a, const ArrayView& b, const ArrayView& out,
+               const MatmulGeometry& g, GemmOperand ga, GemmOperand gb, std::int64_t row_begin,
+               std::int64_t row_end) {
+  const int nd = static_cast<int>(out.shape.size());
+  const std::int64_t a_rs = a.strides[nd - 2];
+  const T one = [] {
+    if constexpr (ops::is_complex_v<T>) return T{1, 0};
+    else return T(1);
+  }();
+  const T zero{};
+  // C^T (n x m) = B^T (n x k) * A^T (k x m) in column-major terms.
+  const char transa = gb.row_major ? 'N' : 'T', transb = ga.row_major ? 'N' : 'T';
+  const int M = static_cast<int>(g.n), K = static_cast<int>(g.k), ldc = static_cast<int>(std::max<std::int64_t>(g.n, 1));
+  const int lda = static_cast<int>(gb.ld), ldb = static_cast<int>(ga.ld);
+  std::int64_t off[3];
+  for (std::int64_t row = row_begin; row < row_end;) {
+    const std::int64_t batch = row / g.m, i = row % g.m;
+    const std::int64_t rows = std::min(row_end - row, g.m - i);
+    g.walker.offsets(batch, off);
+    const T* ap = reinterpret_cast<const T*>(static_cast<const char*>(a.data) + off[0] + i * a_rs);
+    const T* bp = reinterpret_cast<const T*>(static_cast<const char*>(b.data) + off[1]);
+    T* cp = reinterpret_cast<T*>(static_cast<char*>(out.data) + off[2]) + i * g.n;
+    const int N = static_cast<int>(rows);
+    gemm_of<T>(lib)(&transa, &transb, &M, &N, &K, &one, bp, &lda, ap, &ldb, &zero, cp, &ldc, 1, 1);
+    row += rows;
+  }
+}
+
+// A copy of `v` that GEMM can read: C-contiguous matrices, zero-stride (broadcast)
+// batch dimensions kept at stride 0 so the copy is no larger than the data.
+ArrayView compact(CpuBackend& be, const ArrayView& v, int nbatch, std::shared_ptr<Buffer>& keep) {
+  ArrayView src = v, dst = v;
+  for (int d = 0; d < nbatch; ++d)
+    if (v.strides[d] == 0) src.shape[d] = 1;
+  const std::int64_t w = itemsize(v.dtype);
+  keep = be.allocate(static_cast<std::size_t>(std::max<std::int64_t>(shape_size(src.shape), 1) * w));
+  ArrayView tmp{keep->data(), v.dtype, src.shape, c_strides(src.shape, w)};
+  be.copy(src, tmp);
+  dst.data = tmp.data;
+  dst.strides = tmp.strides;
+  for (int d = 0; d < nbatch; ++d)
+    if (v.strides[d] == 0) dst.strides[d] = 0;
+  return dst;
+}
+
+constexpr std::int64_t kInt32Max = 0x7fffffff;
+
+}  // namespace
+
+void CpuBackend::matmul(const ArrayView& a_in, const ArrayView& b_in, const ArrayView& out) {
+  const int nd = static_cast<int>(out.shape.size());
+  MatmulGeometry g{};
+  g.m = out.shape[nd - 2];
+  g.n = out.shape[nd - 1];
+  g.k = a_in.shape[nd - 1];
+  g.nbatch = nd - 2;
+  g.batches = 1;
+  for (int d = 0; d < g.nbatch; ++d) g.batches *= out.shape[d];
+  const std::int64_t rows_total = g.batches * g.m;
+  if (rows_total == 0 || g.n == 0) return;
+  if (g.k == 0) {
+    fill(out, Scalar(0));
+    return;
+  }
+  const std::int64_t w = itemsize(out.dtype);
+  const std::int64_t flops_per_row = std::max<std::int64_t>(g.n * g.k, 1);
+  const std::int64_t grain = std::max<std::int64_t>(1, (1 << 16) / flops_per_row);
+
+  const Blas* lib = blas();
+  const bool blas_type = out.dtype == DType::float32 || out.dtype == DType::float64 ||
+                         out.dtype == DType::complex64 || out.dtype == DType::complex128;
+  const bool blas_sizes = g.m <= kInt32Max && g.n <= kInt32Max && g.k <= kInt32Max;
+  if (lib && blas_type && blas_sizes) {
+    ArrayView a = a_in, b = b_in;
+    std::shared_ptr<Buffer> keep_a, keep_b;
+    auto ga = gemm_operand(g.m, g.k, a.strides[nd - 2], a.strides[nd - 1], w);
+    if (!ga || ga->ld > kInt32Max) {
+      a = compact(*this, a_in, g.nbatch, keep_a);
+      ga = gemm_operand(g.m, g.k, a.strides[nd - 2], a.strides[nd - 1], w);
+    }
+    auto gb = gemm_operand(g.k, g.n, b.strides[nd - 2], b.strides[nd - 1], w);
+    if (!gb || gb->ld > kInt32Max) {
+      b = compact(*this, b_in, g.nbatch, keep_b);
+      gb = gemm_operand(g.k, g.n, b.strides[nd - 2], b.strides[nd - 1], w);
+    }
+    g.walker = BatchWalker{{&a, &b, &out}, g.nbatch};
+    ops::visit_dtype(out.dtype, [&]<class T>() {
+      if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || ops::is_complex_v<T>) {
+        auto rows = [&](std::int64_t r0, std::int64_t r1) { blas_rows<T>(*lib, a, b, out, g, *ga, *gb, r0, r1); };
+        if (lib->threaded) rows(0, rows_total);  // the library spreads one call over its threads
+        else parallel_for(rows_total, grain, rows);
+      }
+    });
+    return;
+  }
+  g.walker = BatchWalker{{&a_in, &b_in, &out}, g.nbatch};
+  ops::visit_dtype(out.dtype, [&]<class T>() {
+    parallel_for(rows_total, grain, [&](std::int64_t r0, std::int64_t r1) { loop_rows<T>(a_in, b_in, out, g, r0, r1); });
+  });
+}
+
+}  // namespace copper::backend::cpu

@@ -1,0 +1,170 @@
+"""matmul and the @ operator against NumPy: dtypes, 1-d promotion, stacked broadcasting,
+empty and k = 0 shapes, strided inputs, out=, and every error."""
+import numpy as np
+import pytest
+
+import copper as cp
+from conftest import ALL_DTYPES, assert_matches, random_array, random_pair
+
+SIG = r"\(n\?,k\),\(k,m\?\)->\(n\?,m\?\)"
+
+
+def check_product(c, n, a, b, k):
+    """Exact for bool and integers (wrapping arithmetic is exact); for inexact types the
+    classic GEMM bound |c - n| <= k * eps * (|a| @ |b|), doubled because both sides round
+    (float16 rounds its float32 sum once at the end, so its eps counts once per side)."""
+    assert isinstance(c, cp.ndarray)
+    assert c.shape == n.shape and c.dtype == n.dtype, (c.shape, n.shape, c.dtype, n.dtype)
+    got = c.get()
+    if n.dtype.kind in "biu":
+        np.testing.assert_array_equal(got, n)
+        return
+    eps = np.finfo(n.dtype).eps
+    bound = np.abs(np.asarray(a)).astype(np.float64) @ np.abs(np.asarray(b)).astype(np.float64)
+    tol = 2 * max(k, 1) * eps * np.broadcast_to(bound, n.shape) + np.finfo(n.dtype).tiny
+    err = np.abs(got.astype(np.complex128) - n.astype(np.complex128))
+    assert np.all(err <= tol), float(np.max(err - tol))
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+def test_matmul_dtypes(device, rng, dtype):
+    na, ca = random_pair(rng, (3, 4), dtype)
+    nb, cb = random_pair(rng, (4, 5), dtype)
+    check_product(cp.matmul(ca, cb), np.matmul(na, nb), na, nb, 4)
+    check_product(ca @ cb, na @ nb, na, nb, 4)
+
+
+@pytest.mark.parametrize("ta,tb", [(np.int8, np.uint8), (np.bool_, np.int32), (np.float16, np.int8),
+                                   (np.float32, np.complex64), (np.int64, np.float32), (np.uint64, np.int64),
+                                   (np.bool_, np.float16)])
+def test_matmul_promotion(device, rng, ta, tb):
+    na, ca = random_pair(rng, (2, 3), ta)
+    nb, cb = random_pair(rng, (3, 4), tb)
+    check_product(ca @ cb, na @ nb, np.abs(na).astype(np.float64), np.abs(nb).astype(np.float64), 3)
+
+
+SHAPES = [((4,), (4,)), ((4,), (4, 3)), ((2, 4), (4,)), ((4,), (2, 4, 3)), ((2, 3, 4), (4,)),
+          ((2, 1, 3, 4), (5, 4, 2)), ((1, 3, 4), (2, 4, 5)), ((3, 4), (2, 2, 4, 5)), ((2, 1, 3), (1, 3, 2)),
+          ((0, 3), (3, 2)), ((2, 3), (3, 0)), ((0, 2, 3), (3, 4)), ((2, 0), (0, 3)), ((0,), (0,)),
+          ((3, 2, 0), (3, 0, 4)), ((1, 1), (1, 1))]
+
+
+@pytest.mark.parametrize("sa,sb", SHAPES)
+@pytest.mark.parametrize("dtype", [np.float64, np.int32, np.complex64])
+def test_matmul_shapes(device, rng, sa, sb, dtype):
+    na, ca = random_pair(rng, sa, dtype)
+    nb, cb = random_pair(rng, sb, dtype)
+    check_product(ca @ cb, na @ nb, na, nb, sa[-1])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128, np.int16, np.bool_, np.float16])
+def test_matmul_strided_inputs(device, rng, dtype):
+    # Negative-stride, non-contiguous views (random_pair strided=True), transposes, and
+    # a broadcast batch of a transposed stack.
+    na, ca = random_pair(rng, (2, 3, 4), dtype, strided=True)
+    nb, cb = random_pair(rng, (2, 4, 5), dtype, strided=True)
+    check_product(ca @ cb, na @ nb, na, nb, 4)
+    check_product(ca @ cb[:, ::-1, :], na @ nb[:, ::-1, :], na, nb[:, ::-1, :], 4)
+    nt, ct = random_pair(rng, (5, 4), dtype)
+    check_product(ca @ ct.T, na @ nt.T, na, nt.T, 4)
+    check_product(ct @ ca.transpose(0, 2, 1), nt @ na.transpose(0, 2, 1), nt, na.transpose(0, 2, 1), 3)
+    ns, cs = random_pair(rng, (6, 8), dtype)
+    check_product(cs[::2, 1::2] @ cs[1::2, ::2].T, ns[::2, 1::2] @ ns[1::2, ::2].T, ns[::2, 1::2],
+                  ns[1::2, ::2].T, 4)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int64, np.float32])
+def test_matmul_large_threaded(device, rng, dtype):
+    na, ca = random_pair(rng, (130, 70), dtype)
+    nb, cb = random_pair(rng, (70, 90), dtype)
+    check_product(ca @ cb, na @ nb, na, nb, 70)
+    na, ca = random_pair(rng, (300, 4, 3), dtype)
+    nb, cb = random_pair(rng, (3, 2), dtype)
+    check_product(ca @ cb, na @ nb, na, nb, 3)
+
+
+def test_matmul_out(device, rng):
+    na, ca = random_pair(rng, (2, 3, 4), np.float64)
+    nb, cb = random_pair(rng, (4, 5), np.float64)
+    out = cp.zeros((2, 3, 5))
+    r = cp.matmul(ca, cb, out=out)
+    assert r is out
+    check_product(out, na @ nb, na, nb, 4)
+    # Another dtype under same_kind casting, and a non-contiguous out.
+    out32 = cp.zeros((2, 3, 5), dtype=np.float32)
+    cp.matmul(ca, cb, out=out32)
+    np.testing.assert_allclose(out32.get(), (na @ nb).astype(np.float32), rtol=1e-6)
+    big = cp.zeros((2, 3, 10))
+    cp.matmul(ca, cb, out=big[:, :, ::2])
+    check_product(big[:, :, ::2], na @ nb, na, nb, 4)
+    np.testing.assert_array_equal(big[:, :, 1::2].get(), 0)
+    # out= with extra batch dimensions broadcasts the inputs over them (as NumPy).
+    wide = cp.zeros((3, 3, 4))
+    nwide = np.zeros((3, 3, 4))
+    nsq, csq = random_pair(rng, (4, 4), np.float64)
+    np.matmul(na[0], nsq, out=nwide)
+    cp.matmul(ca[0], csq, out=wide)
+    np.testing.assert_allclose(wide.get(), nwide, rtol=1e-14)
+
+
+def test_matmul_out_aliases_input(device, rng):
+    na, ca = random_pair(rng, (4, 4), np.float64)
+    nb, cb = random_pair(rng, (4, 4), np.float64)
+    expected = na @ nb
+    cp.matmul(ca, cb, out=ca)
+    check_product(ca, expected, na, nb, 4)
+
+
+def test_imatmul_and_rmatmul(device, rng):
+    na, ca = random_pair(rng, (3, 4), np.float64)
+    nb, cb = random_pair(rng, (4, 4), np.float64)
+    keep = ca
+    ca @= cb
+    assert ca is keep
+    check_product(ca, na @ nb, na, nb, 4)
+    lst = [[1.0, 2.0, 3.0]]
+    check_product(lst @ ca, np.array(lst) @ (na @ nb), np.abs(lst), np.abs(na) @ np.abs(nb), 12)
+    ci = cp.asarray(np.arange(6, dtype=np.int64).reshape(2, 3))
+    with pytest.raises(TypeError, match="Cannot cast ufunc 'matmul' output from dtype\\('float64'\\) to dtype\\('int64'\\)"):
+        ci @= cp.ones((3, 3))
+
+
+def test_matmul_errors(device):
+    a, b = cp.ones((2, 3)), cp.ones((4, 2))
+    with pytest.raises(ValueError, match=f"matmul: Input operand 1 has a mismatch in its core dimension 0, "
+                                         f"with gufunc signature {SIG} \\(size 4 is different from 3\\)"):
+        a @ b
+    with pytest.raises(ValueError, match="size 4 is different from 3"):
+        cp.matmul(cp.ones(3), cp.ones(4))
+    with pytest.raises(ValueError, match=f"matmul: Input operand 0 does not have enough dimensions \\(has 0, gufunc "
+                                         f"core with signature {SIG} requires 1\\)"):
+        cp.matmul(cp.ones(()), a)
+    with pytest.raises(ValueError, match="Input operand 1 does not have enough dimensions"):
+        a @ 3
+    msg = (r"operands could not be broadcast together with remapped shapes \[original->remapped\]: "
+           r"\(2,4,3\)->\(2,newaxis,newaxis\) \(5,3,3\)->\(5,newaxis,newaxis\)  and requested shape \(4,3\)")
+    with pytest.raises(ValueError, match=msg):
+        cp.ones((2, 4, 3)) @ cp.ones((5, 3, 3))
+    with pytest.raises(ValueError, match=f"matmul: Output operand 0 has a mismatch in its core dimension 1, with "
+                                         f"gufunc signature {SIG} \\(size 3 is different from 2\\)"):
+        cp.matmul(cp.ones((2, 3)), cp.ones((3, 2)), out=cp.ones((2, 3)))
+    with pytest.raises(ValueError, match="could not be broadcast together"):
+        cp.matmul(cp.ones((2, 3)), cp.ones((3, 3, 2)), out=cp.ones((2, 2, 2)))
+    with pytest.raises(TypeError, match="Cannot cast ufunc 'matmul' output from dtype\\('float64'\\) to "
+                                        "dtype\\('int64'\\) with casting rule 'same_kind'"):
+        cp.matmul(cp.ones((2, 3)), cp.ones((3, 2)), out=cp.ones((2, 2), dtype=np.int64))
+    out = cp.zeros((2, 2))
+    with pytest.raises(ValueError):
+        cp.matmul(cp.ones((2, 3)), cp.ones((4, 2)), out=out)
+    np.testing.assert_array_equal(out.get(), 0)  # untouched on error
+
+
+def test_matmul_precision_setting():
+    assert cp.get_matmul_precision() == "highest"
+    cp.set_matmul_precision("tf32")
+    try:
+        assert cp.get_matmul_precision() == "tf32"
+    finally:
+        cp.set_matmul_precision("highest")
+    with pytest.raises(ValueError, match="matmul precision must be 'highest' or 'tf32'"):
+        cp.set_matmul_precision("fast")
