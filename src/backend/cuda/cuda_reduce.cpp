@@ -11,9 +11,7 @@
 //   outer (a kept axis innermost): cols_vec when the innermost kept axis is contiguous
 //                                 and 16-byte vectors line up (V outputs per thread),
 //                                 else cols; reduced rows split across blocks when
-//                                 the output tiles alone do not fill the GPU, into at
-//                                 most one wave of resident blocks (split_rows).
-// reduce_finalize merges the pieces with several lanes per output (kernels/reduce.cuh).
+//                                 the output tiles alone do not fill the GPU.
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -106,21 +104,6 @@ bool rows_tile_fits(const std::vector<Dim>& kept, const char* in, int64_t isz, i
          16 * nred * isz <= kRowsTileBytes;
 }
 
-// Cuts the reduced rows of an outer-axis reduction (`tiles` output tiles, TY thread
-// rows per block) into pieces. Fewer tiles than resident blocks: as many pieces as
-// fit beside them in ONE wave (rounding down: a unit left over for a second wave
-// would run alone, latency-bound, for as long as the whole first wave's share), each
-// at least min_rows rows. A few waves of long units: pieces of ~128 rows per thread,
-// so the units left for the last wave are short.
-void split_rows(ReduceParams& p, int64_t tiles, int64_t ty, int64_t resident, int64_t min_rows) {
-  int64_t want = 1;
-  if (tiles < resident) want = std::min(resident / tiles, std::max<int64_t>(1, p.nred / min_rows));
-  else if (tiles < 8 * resident && p.nred > ty * 256) want = ceil_div(p.nred, ty * 128);
-  if (want <= 1) return;
-  p.split_len = ceil_div(p.nred, want);
-  p.splits = ceil_div(p.nred, p.split_len);
-}
-
 }  // namespace
 
 void CudaBackend::reduce(ops::ReduceOp op, const ArrayView& in, int nreduce, const ArrayView& out) {
@@ -204,20 +187,17 @@ void CudaBackend::reduce(ops::ReduceOp op, const ArrayView& in, int nreduce, con
   } else if (shape == ReduceShape::block) {
     p.group = kReduceBlock;
     if (nout < resident) {
-      // Rounded down: every unit runs in the one wave (see split_rows).
-      const int64_t want = std::min(resident / nout, std::max<int64_t>(1, nred / kMinPiece));
+      const int64_t want = std::min(ceil_div(resident, nout), std::max<int64_t>(1, nred / kMinPiece));
       p.split_len = ceil_div(ceil_div(nred, want), kPieceAlign) * kPieceAlign;
       p.splits = ceil_div(nred, p.split_len);
     }
     p.part_out_stride = p.splits;
     p.part_split_stride = 1;
-    // About four States per finalize lane, up to a whole block per output.
-    fin_group = pow2_at_least(ceil_div(p.splits, 4), kReduceBlock);
+    fin_group = pow2_at_least(p.splits, 32);
     blocks = nout * p.splits;
   } else if (shape == ReduceShape::rows_tile) {
-    // A span of whole rows per block, 16 elements or more per lane of a row (rows of
-    // up to 16 elements: one thread each, no merge; short rows are instruction-bound).
-    p.group = pow2_at_least(ceil_div(nred, 16), 32);
+    // A span of whole rows per block, about 8 elements per lane of a row.
+    p.group = pow2_at_least(ceil_div(nred, 8), 32);
     p.tile_rows = static_cast<int>(kRowsTileBytes / (nred * isz) / 16 * 16);
     blocks = ceil_div(nout, p.tile_rows);
   } else if (shape == ReduceShape::cols_vec) {
@@ -227,23 +207,30 @@ void CudaBackend::reduce(ops::ReduceOp op, const ArrayView& in, int nreduce, con
     p.group = std::max(32, pow2_at_least(nvec, kReduceBlock));
     const int64_t rows_at_once = kReduceBlock / p.group;
     const int64_t tiles = ceil_div(nvec, p.group);
-    // At least 64 rows per thread and piece: the partial States then cost a few
-    // percent of the input traffic.
-    split_rows(p, tiles, rows_at_once, resident, rows_at_once * 64);
+    if (tiles < resident) {
+      // At least 64 rows per thread and piece: the partial States then cost a few
+      // percent of the input traffic.
+      const int64_t want = std::min(ceil_div(resident, tiles), std::max<int64_t>(1, nred / (rows_at_once * 64)));
+      p.split_len = ceil_div(nred, want);
+      p.splits = ceil_div(nred, p.split_len);
+    }
     p.part_out_stride = 1;
     p.part_split_stride = nout;
-    // About eight States per finalize lane; lanes of an output 256 / G threads apart.
-    fin_group = pow2_at_least(ceil_div(p.splits, 8), 32);
+    fin_group = 1;
     blocks = tiles * p.splits;
   } else {
     p.group = pow2_at_least(kept.back().n, 32);
     const int64_t rows_at_once = kReduceBlock / p.group;
     const int64_t tiles = ceil_div(nout, p.group);
-    // At least 16 rows per thread and piece, so the merge costs stay small.
-    split_rows(p, tiles, rows_at_once, resident, rows_at_once * 16);
+    if (tiles < resident) {
+      // At least 16 rows per thread and piece, so the merge costs stay small.
+      const int64_t want = std::min(ceil_div(resident, tiles), std::max<int64_t>(1, nred / (rows_at_once * 16)));
+      p.split_len = ceil_div(nred, want);
+      p.splits = ceil_div(nred, p.split_len);
+    }
     p.part_out_stride = 1;
     p.part_split_stride = nout;
-    fin_group = pow2_at_least(ceil_div(p.splits, 8), 32);
+    fin_group = 1;
     blocks = tiles * p.splits;
   }
 
