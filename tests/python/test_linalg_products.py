@@ -163,7 +163,12 @@ def test_cross(device, rng, sa, sb, kw):
     nb, cb = random_pair(rng, sb, np.int64)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)  # NumPy 2 deprecates 2-vectors; copper keeps them
-        n = np.cross(na, nb, **kw)
+        try:
+            n = np.cross(na, nb, **kw)
+        except ValueError:
+            if 2 in (sa[kw.get("axisa", kw.get("axis", -1))], sb[kw.get("axisb", kw.get("axis", -1))]):
+                pytest.skip("this NumPy (2.5+) no longer has 2-vector cross products to compare with")
+            raise
     assert_matches(cp.cross(ca, cb, **kw), n)
 
 
