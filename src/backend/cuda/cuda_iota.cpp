@@ -4,6 +4,7 @@
 #include "backend/cuda/cuda_codegen.h"
 #include "backend/cuda/cuda_context.h"
 #include "backend/cuda/elementwise_launch.h"
+#include "backend/cuda/kernel_families.h"
 
 namespace copper::backend::cuda {
 namespace {
@@ -64,7 +65,7 @@ void CudaBackend::iota(const ArrayView& dst, const Scalar& start, const Scalar& 
     a.step_re = step.to_double();
   }
   KeyBuilder key;
-  key.add(6).add(static_cast<unsigned>(dst.dtype)).add(static_cast<unsigned>(mode));
+  key.add(kFamilyIota).add(static_cast<unsigned>(dst.dtype)).add(static_cast<unsigned>(mode));
   CUfunction fn = get_kernel(index_, key.key(), [&] { return iota_source(dst.dtype, mode); }, "copper_iota");
   void* args[] = {&a};
   launch(index_, fn, grid_for(index_, n, 256), 256, args, "arange");

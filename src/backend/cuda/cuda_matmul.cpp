@@ -3,6 +3,7 @@
 // TF32 was asked for), integers and bool through a generated kernel.
 #include <algorithm>
 
+#include "backend/cuda/kernel_families.h"
 #include "backend/cuda/cuda_backend.h"
 #include "backend/cuda/cuda_codegen.h"
 #include "backend/cuda/cuda_context.h"
@@ -72,7 +73,7 @@ void integer_matmul(int device, const ArrayView& a, const ArrayView& b, const Ar
   p.total = shape_size(out.shape);
   p.batch = strided_param<2>(collapse(batch_shape, strides));
   KeyBuilder key;
-  key.add(16).add(static_cast<unsigned>(out.dtype));
+  key.add(kFamilyIntegerMatmul).add(static_cast<unsigned>(out.dtype));
   CUfunction fn = get_kernel(device, key.key(), [&] { return matmul_source(out.dtype); }, "copper_matmul");
   void* args[] = {&p};
   launch(device, fn, grid_for(device, p.total, 256), 256, args, "matmul");

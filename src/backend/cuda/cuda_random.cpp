@@ -1,5 +1,6 @@
 // Random numbers on the GPU: one thread per counter block (grid-stride), the same
 // ops/philox.h code as the CPU backend, so raw bits and uniforms match it exactly.
+#include "backend/cuda/kernel_families.h"
 #include "backend/cuda/cuda_backend.h"
 #include "backend/cuda/cuda_codegen.h"
 #include "backend/cuda/cuda_context.h"
@@ -43,7 +44,7 @@ void CudaBackend::random(ops::philox::Kind kind, const ops::philox::RandomParams
   const int per = ops::philox::elements_per_block(kind, static_cast<int>(itemsize(out.dtype)), p.range);
   RandomArgs a{p, out.data, n};
   KeyBuilder key;
-  key.add(40).add(static_cast<unsigned>(out.dtype)).add(static_cast<unsigned>(kind)).add(static_cast<unsigned>(per));
+  key.add(kFamilyRandom).add(static_cast<unsigned>(out.dtype)).add(static_cast<unsigned>(kind)).add(static_cast<unsigned>(per));
   CUfunction fn = get_kernel(index_, key.key(), [&] { return random_source(out.dtype, kind, per); }, "copper_random");
   void* args[] = {&a};
   launch(index_, fn, grid_for(index_, (n + per - 1) / per, 256), 256, args, "random");

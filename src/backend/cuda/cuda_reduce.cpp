@@ -18,6 +18,7 @@
 #include <mutex>
 #include <unordered_map>
 
+#include "backend/cuda/kernel_families.h"
 #include "backend/cuda/cuda_backend.h"
 #include "backend/cuda/cuda_context.h"
 #include "backend/cuda/cuda_driver.h"
@@ -66,7 +67,6 @@ KernelKey reduce_key(unsigned family, ops::ReduceOp op, DType in, DType out, Red
   b.add(static_cast<unsigned>(shape)).add(static_cast<unsigned>(mode));
   return b.key();
 }
-constexpr unsigned kFamilyReduceMain = 16, kFamilyReduceFinalize = 17;
 
 // Blocks of 256 threads of `fn` one SM holds at once (registers and shared memory
 // allow), asked of the driver once per kernel.

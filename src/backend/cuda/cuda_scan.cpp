@@ -7,6 +7,7 @@
 // differ in the last bits; lines under kLongLine elements match NumPy exactly.
 #include <cstdlib>
 
+#include "backend/cuda/kernel_families.h"
 #include "backend/cuda/cuda_backend.h"
 #include "backend/cuda/cuda_context.h"
 #include "backend/cuda/cuda_memory.h"
@@ -28,7 +29,6 @@ constexpr int64_t kLongLine = 4096;
 constexpr int64_t kManyLines = 16384;
 
 // Kernel cache families 18..21: one per ScanKernel.
-constexpr unsigned kFamilyScanLines = 18;
 
 KernelKey scan_key(unsigned family, ops::ScanOp op, DType in, DType out) {
   KeyBuilder b;

@@ -9,6 +9,7 @@
 
 namespace copper::backend::cuda {
 
+// Ids from kernel_families.h.
 enum class EwFamily : unsigned { ufunc = 1, cast = 2, fill = 3, where = 4 };
 
 struct EwJob {

@@ -1,0 +1,21 @@
+// Every generated-kernel family's id, in one place: the first byte of a KernelKey.
+// Two families sharing an id would share memory-cache entries and run each other's
+// kernels with the wrong parameter block, so ids are assigned here and nowhere else.
+#pragma once
+
+namespace copper::backend::cuda {
+
+enum KernelFamily : unsigned {
+  kFamilyUfunc = 1,  // EwFamily::ufunc .. where (elementwise_launch.h) use 1-4
+  kFamilyCast = 2,
+  kFamilyFill = 3,
+  kFamilyWhere = 4,
+  kFamilyIota = 6,
+  kFamilyReduceMain = 16,
+  kFamilyReduceFinalize = 17,
+  kFamilyScanLines = 18,  // 18 + ScanKernel: 18-21
+  kFamilyRandom = 40,
+  kFamilyIntegerMatmul = 48,
+};
+
+}  // namespace copper::backend::cuda
