@@ -3,6 +3,7 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "copper/ndarray.hpp"
@@ -49,5 +50,61 @@ ndarray triu(const ndarray& m, int k = 0);
 // cores with 10-bit mantissa inputs: faster, about 1e-3 relative error). CPUs ignore it.
 void set_matmul_precision(const std::string& precision);
 std::string get_matmul_precision();
+
+// numpy.linalg: decompositions, solvers and norms (src/api/linalg_*.cpp). Stacked input
+// (..., M, N) runs every matrix; integer and bool input computes in float64, float16
+// raises TypeError. LAPACK is loaded at run time; arrays on a GPU are copied to the
+// host for the LAPACK call for now (see docs/architecture.md).
+namespace linalg {
+
+// ord of norm/cond: nothing (None), a number (inf and -inf included) or "fro"/"nuc".
+using NormOrder = std::variant<std::monostate, double, std::string>;
+ndarray norm(const ndarray& x, const NormOrder& ord = {}, std::optional<std::vector<int>> axis = std::nullopt,
+             bool keepdims = false);
+ndarray cond(const ndarray& x, const NormOrder& p = {});
+
+ndarray det(const ndarray& a);
+struct SlogdetResult {
+  ndarray sign, logabsdet;
+};
+SlogdetResult slogdet(const ndarray& a);
+ndarray inv(const ndarray& a);
+// NumPy 2 rules: b is a vector only when it is 1-d; otherwise stacks of (M, K) broadcast with a's.
+ndarray solve(const ndarray& a, const ndarray& b);
+ndarray cholesky(const ndarray& a, bool upper = false);
+
+struct EighResult {
+  ndarray eigenvalues, eigenvectors;
+};
+EighResult eigh(const ndarray& a, const std::string& uplo = "L");
+ndarray eigvalsh(const ndarray& a, const std::string& uplo = "L");
+
+struct SVDResult {
+  ndarray U, S, Vh;
+};
+SVDResult svd(const ndarray& a, bool full_matrices = true, bool hermitian = false);
+ndarray svdvals(const ndarray& a, bool hermitian = false);  // svd(..., compute_uv=False)
+
+// mode "reduced", "complete": Q and R; "r": R only (Q left null); "raw": Q holds h, R holds tau.
+struct QRResult {
+  ndarray Q, R;
+};
+QRResult qr(const ndarray& a, const std::string& mode = "reduced");
+
+struct LstsqResult {
+  ndarray x, residuals;
+  std::int64_t rank = 0;
+  ndarray s;
+};
+// rcond: nullopt means NumPy's default, eps * max(M, N).
+LstsqResult lstsq(const ndarray& a, const ndarray& b, std::optional<double> rcond = std::nullopt);
+// rcond: singular values below rcond * largest count as zero (NumPy's default 1e-15).
+ndarray pinv(const ndarray& a, double rcond = 1e-15, bool hermitian = false);
+// tol: absolute threshold; rtol: relative one (default eps * max(M, N)); tol wins when both given.
+ndarray matrix_rank(const ndarray& a, std::optional<double> tol = std::nullopt, bool hermitian = false,
+                    std::optional<double> rtol = std::nullopt);
+ndarray matrix_power(const ndarray& a, std::int64_t n);
+
+}  // namespace linalg
 
 }  // namespace copper

@@ -13,6 +13,7 @@ from copper._manipulation import *  # noqa: F401,F403
 from copper._creation import *  # noqa: F401,F403
 from copper._format import *  # noqa: F401,F403
 from copper import random  # noqa: F401  (numpy.random / cupy.random)
+from copper import linalg  # noqa: F401  (numpy.linalg / cupy.linalg)
 from copper import cuda  # noqa: F401  (streams, events, devices, memory pool: CuPy's cupy.cuda)
 from copper.cuda import get_default_memory_pool  # noqa: F401
 

@@ -18,5 +18,6 @@ void bind_format(nb::module_& m, ArrayClass& cls);
 void bind_cuda(nb::module_& m);  // copper._core._cuda: streams, events, memory pool
 void bind_linalg(nb::module_& m, ArrayClass& cls);  // matmul, dot, einsum, diagonal, tril, ...
 void bind_random(nb::module_& m);  // copper._core._random: Generator, RandomState
+void bind_linalg_decomp(nb::module_& m);  // copper._core._linalg: numpy.linalg
 
 }  // namespace copper::python

@@ -18,4 +18,5 @@ NB_MODULE(_core, m) {
   bind_cuda(m);
   bind_linalg(m, cls);
   bind_random(m);
+  bind_linalg_decomp(m);
 }

@@ -1,0 +1,88 @@
+"""numpy.linalg for copper arrays (CuPy's cupy.linalg).
+
+The work happens in C++ (copper._core._linalg); this module only shapes arguments and
+wraps results into NumPy's named tuples. Factorizations run in LAPACK (loaded at run
+time: $COPPER_LAPACK_PATH, OpenBLAS or liblapack.so.3); arrays on a GPU are copied to
+the host for them for now. Errors are numpy.linalg.LinAlgError, as NumPy raises them.
+"""
+from collections import namedtuple
+
+import numpy as _np
+
+from copper import _core
+
+_l = _core._linalg
+LinAlgError = _np.linalg.LinAlgError
+
+EighResult = namedtuple("EighResult", ["eigenvalues", "eigenvectors"])
+SlogdetResult = namedtuple("SlogdetResult", ["sign", "logabsdet"])
+SVDResult = namedtuple("SVDResult", ["U", "S", "Vh"])
+QRResult = namedtuple("QRResult", ["Q", "R"])
+
+norm = _l.norm
+cond = _l.cond
+det = _l.det
+inv = _l.inv
+solve = _l.solve
+cholesky = _l.cholesky
+eigvalsh = _l.eigvalsh
+lstsq = _l.lstsq
+matrix_power = _l.matrix_power
+
+_no_value = object()
+
+# numpy.linalg's Array API names that are top-level functions with the same meaning.
+matmul = _core.matmul
+tensordot = _core.tensordot
+
+
+def matrix_norm(x, /, *, keepdims=False, ord="fro"):
+    return _l.norm(x, ord, (-2, -1), keepdims)
+
+
+def slogdet(a):
+    return SlogdetResult(*_l.slogdet(a))
+
+
+def eigh(a, UPLO="L"):
+    return EighResult(*_l.eigh(a, UPLO))
+
+
+def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
+    r = _l.svd(a, full_matrices, compute_uv, hermitian)
+    return SVDResult(*r) if compute_uv else r
+
+
+def svdvals(x, /):
+    return _l.svd(x, True, False, False)
+
+
+def qr(a, mode="reduced"):
+    r = _l.qr(a, mode)
+    return QRResult(*r) if mode in ("reduced", "complete") else r
+
+
+def _eps_times_size(a):
+    shape = _np.shape(a)
+    dtype = getattr(a, "dtype", None)
+    real = _np.float32 if dtype in (_np.float32, _np.complex64) else _np.float64
+    return max(shape[-2:]) * _np.finfo(real).eps
+
+
+def pinv(a, rcond=None, hermitian=False, *, rtol=_no_value):
+    if rcond is None:
+        if rtol is _no_value:
+            rcond = 1e-15
+        elif rtol is None:
+            rcond = _eps_times_size(a)
+        else:
+            rcond = rtol
+    elif rtol is not _no_value:
+        raise ValueError("`rtol` and `rcond` can't be both set.")
+    return _l.pinv(a, float(rcond), hermitian)
+
+
+def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
+    if rtol is not None and tol is not None:
+        raise ValueError("`tol` and `rtol` can't be both set.")
+    return _l.matrix_rank(A, tol, hermitian, rtol)
