@@ -4,6 +4,7 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <optional>
 
 #include "backend/backend.h"
@@ -52,5 +53,23 @@ struct BatchWalker {
     }
   }
 };
+
+// A copy of `v` that GEMM can read: C-contiguous matrices on `be`'s device, with
+// zero-stride (broadcast) batch dimensions kept at stride 0 so the copy is no larger
+// than the data. `keep` owns the copy.
+inline ArrayView compact_for_gemm(Backend& be, const ArrayView& v, int nbatch, std::shared_ptr<Buffer>& keep) {
+  ArrayView src = v, dst = v;
+  for (int d = 0; d < nbatch; ++d)
+    if (v.strides[d] == 0) src.shape[d] = 1;
+  const std::int64_t w = itemsize(v.dtype);
+  keep = be.allocate(static_cast<std::size_t>(std::max<std::int64_t>(shape_size(src.shape), 1) * w));
+  ArrayView tmp{keep->data(), v.dtype, src.shape, c_strides(src.shape, w)};
+  be.copy(src, tmp);
+  dst.data = tmp.data;
+  dst.strides = tmp.strides;
+  for (int d = 0; d < nbatch; ++d)
+    if (v.strides[d] == 0) dst.strides[d] = 0;
+  return dst;
+}
 
 }  // namespace copper::backend

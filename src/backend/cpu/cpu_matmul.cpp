@@ -133,23 +133,6 @@ void blas_rows(const Blas& lib, const ArrayView& a, const ArrayView& b, const Ar
   }
 }
 
-// A copy of `v` that GEMM can read: C-contiguous matrices, zero-stride (broadcast)
-// batch dimensions kept at stride 0 so the copy is no larger than the data.
-ArrayView compact(CpuBackend& be, const ArrayView& v, int nbatch, std::shared_ptr<Buffer>& keep) {
-  ArrayView src = v, dst = v;
-  for (int d = 0; d < nbatch; ++d)
-    if (v.strides[d] == 0) src.shape[d] = 1;
-  const std::int64_t w = itemsize(v.dtype);
-  keep = be.allocate(static_cast<std::size_t>(std::max<std::int64_t>(shape_size(src.shape), 1) * w));
-  ArrayView tmp{keep->data(), v.dtype, src.shape, c_strides(src.shape, w)};
-  be.copy(src, tmp);
-  dst.data = tmp.data;
-  dst.strides = tmp.strides;
-  for (int d = 0; d < nbatch; ++d)
-    if (v.strides[d] == 0) dst.strides[d] = 0;
-  return dst;
-}
-
 constexpr std::int64_t kInt32Max = 0x7fffffff;
 
 }  // namespace
@@ -182,12 +165,12 @@ void CpuBackend::matmul(const ArrayView& a_in, const ArrayView& b_in, const Arra
     std::shared_ptr<Buffer> keep_a, keep_b;
     auto ga = gemm_operand(g.m, g.k, a.strides[nd - 2], a.strides[nd - 1], w);
     if (!ga || ga->ld > kInt32Max) {
-      a = compact(*this, a_in, g.nbatch, keep_a);
+      a = compact_for_gemm(*this, a_in, g.nbatch, keep_a);
       ga = gemm_operand(g.m, g.k, a.strides[nd - 2], a.strides[nd - 1], w);
     }
     auto gb = gemm_operand(g.k, g.n, b.strides[nd - 2], b.strides[nd - 1], w);
     if (!gb || gb->ld > kInt32Max) {
-      b = compact(*this, b_in, g.nbatch, keep_b);
+      b = compact_for_gemm(*this, b_in, g.nbatch, keep_b);
       gb = gemm_operand(g.k, g.n, b.strides[nd - 2], b.strides[nd - 1], w);
     }
     g.walker = BatchWalker{{&a, &b, &out}, g.nbatch};

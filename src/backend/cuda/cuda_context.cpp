@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <atomic>
-#include <deque>
 #include <unordered_map>
 #include <vector>
 
+#include "backend/cuda/per_device.h"
 #include "copper/errors.hpp"
 
 namespace copper::cuda {
@@ -27,21 +27,15 @@ EventState::~EventState() {
 namespace copper::backend::cuda {
 namespace {
 
-struct Devices {
-  std::mutex mutex;
-  std::deque<DeviceInfo> info;  // deque: references stay valid as entries are added
-  std::vector<DeviceInfo*> by_index;
+// The device count, read once; a process sees a fixed set of GPUs.
+int count_devices() {
   int count = 0;
-};
-
-Devices& devices() {
-  static Devices* d = [] {
-    auto* ds = new Devices();  // leaked: contexts must outlive arrays freed at exit
-    if (const Driver* drv = try_driver()) drv->cuDeviceGetCount(&ds->count);
-    ds->by_index.assign(static_cast<std::size_t>(ds->count), nullptr);
-    return ds;
-  }();
-  return *d;
+  if (const Driver* drv = try_driver()) drv->cuDeviceGetCount(&count);
+  return std::min(count, PerDevice<DeviceInfo>::kMaxDevices);
+}
+int known_device_count() {
+  static const int count = count_devices();
+  return count;
 }
 
 DeviceInfo open_device(int index) {
@@ -69,26 +63,15 @@ thread_local CUcontext current_context = nullptr;
 
 }  // namespace
 
-int device_count() { return try_driver() ? devices().count : 0; }
-
-namespace {
-// Lock-free reads of devices already opened (every op asks): index -> DeviceInfo.
-constexpr int kMaxDevicesFast = 64;
-std::atomic<const DeviceInfo*> opened[kMaxDevicesFast];
-}  // namespace
+int device_count() { return known_device_count(); }
 
 const DeviceInfo& device_info(int index) {
-  if (index >= 0 && index < kMaxDevicesFast)
-    if (const DeviceInfo* d = opened[index].load(std::memory_order_acquire)) return *d;
-  Devices& ds = devices();
-  if (ds.count == 0) throw RuntimeError("CUDA is not available: " + why_unavailable());
-  if (index < 0 || index >= ds.count)
-    throw RuntimeError("CUDA device " + std::to_string(index) + " requested, but " + std::to_string(ds.count) +
-                       " GPU(s) were found");
-  std::lock_guard lock(ds.mutex);
-  if (!ds.by_index[index]) ds.by_index[index] = &ds.info.emplace_back(open_device(index));
-  if (index < kMaxDevicesFast) opened[index].store(ds.by_index[index], std::memory_order_release);
-  return *ds.by_index[index];
+  static auto* infos = new PerDevice<DeviceInfo>();  // leaked: contexts outlive arrays freed at exit
+  const int count = known_device_count();
+  if (index >= 0 && index < count) return infos->get(index, [&] { return std::make_unique<DeviceInfo>(open_device(index)); });
+  if (count == 0) throw RuntimeError("CUDA is not available: " + why_unavailable());
+  throw RuntimeError("CUDA device " + std::to_string(index) + " requested, but " + std::to_string(count) +
+                     " GPU(s) were found");
 }
 
 void make_current(int index) {
@@ -98,20 +81,18 @@ void make_current(int index) {
   current_context = info.context;
 }
 
-copper::cuda::StreamState& current_stream_state(int device) {
+std::shared_ptr<copper::cuda::StreamState>& current_stream_slot(int device) {
   auto& slot = current_streams[device];
   if (!slot) {
     // One legacy-stream state per device and thread, so last_op bookkeeping is per thread.
     slot = std::make_shared<copper::cuda::StreamState>();
     slot->device = device;
   }
-  return *slot;
+  return slot;
 }
 
-std::shared_ptr<copper::cuda::StreamState> current_stream_shared(int device) {
-  current_stream_state(device);
-  return current_streams[device];
-}
+copper::cuda::StreamState& current_stream_state(int device) { return *current_stream_slot(device); }
+std::shared_ptr<copper::cuda::StreamState> current_stream_shared(int device) { return current_stream_slot(device); }
 
 void set_current_stream_shared(std::shared_ptr<copper::cuda::StreamState> s) {
   const int device = s->device;
@@ -144,15 +125,14 @@ void synchronize_current_stream(int device) {
 }
 
 unsigned resident_blocks_per_sm(CUfunction fn, unsigned block) {
-  static std::mutex mutex;
-  static auto* known = new std::unordered_map<std::uint64_t, unsigned>();
+  // Per thread, so the launch path takes no lock; each thread asks the driver once per kernel.
+  thread_local std::unordered_map<std::uint64_t, unsigned> known;
   const std::uint64_t key = reinterpret_cast<std::uintptr_t>(fn) * 1024 + block;
-  std::lock_guard lock(mutex);
-  if (auto it = known->find(key); it != known->end()) return it->second;
+  if (auto it = known.find(key); it != known.end()) return it->second;
   int n = 0;
   check(driver().cuOccupancyMaxActiveBlocksPerMultiprocessor(&n, fn, static_cast<int>(block), 0),
         "cuOccupancyMaxActiveBlocksPerMultiprocessor");
-  return known->emplace(key, static_cast<unsigned>(n > 0 ? n : 1)).first->second;
+  return known.emplace(key, static_cast<unsigned>(n > 0 ? n : 1)).first->second;
 }
 
 unsigned grid_for(int device, std::int64_t work_items, unsigned block, unsigned blocks_per_sm) {

@@ -5,7 +5,6 @@
 #include <cstdint>
 #include <memory>
 #include <atomic>
-#include <mutex>
 #include <string>
 
 #include "backend/cuda/cuda_driver.h"

@@ -96,22 +96,6 @@ GemmTypes gemm_types(DType t) {
   }
 }
 
-// A compact device copy of `v` that cuBLAS can read (broadcast batch dims stay stride 0).
-ArrayView compact(CudaBackend& be, const ArrayView& v, int nbatch, std::shared_ptr<Buffer>& keep) {
-  ArrayView src = v, dst = v;
-  for (int d = 0; d < nbatch; ++d)
-    if (v.strides[d] == 0) src.shape[d] = 1;
-  const std::int64_t w = itemsize(v.dtype);
-  keep = be.allocate(static_cast<std::size_t>(std::max<std::int64_t>(shape_size(src.shape), 1) * w));
-  ArrayView tmp{keep->data(), v.dtype, src.shape, c_strides(src.shape, w)};
-  be.copy(src, tmp);
-  dst.data = tmp.data;
-  dst.strides = tmp.strides;
-  for (int d = 0; d < nbatch; ++d)
-    if (v.strides[d] == 0) dst.strides[d] = 0;
-  return dst;
-}
-
 constexpr std::int64_t kInt32Max = 0x7fffffff;
 
 }  // namespace
@@ -137,12 +121,12 @@ void CudaBackend::matmul(const ArrayView& a_in, const ArrayView& b_in, const Arr
   std::shared_ptr<Buffer> keep_a, keep_b;
   auto ga = gemm_operand(m, k, a.strides[nd - 2], a.strides[nd - 1], w);
   if (!ga || ga->ld > kInt32Max || !aligned(a.data, w)) {
-    a = compact(*this, a_in, nbatch, keep_a);
+    a = compact_for_gemm(*this, a_in, nbatch, keep_a);
     ga = gemm_operand(m, k, a.strides[nd - 2], a.strides[nd - 1], w);
   }
   auto gb = gemm_operand(k, n, b.strides[nd - 2], b.strides[nd - 1], w);
   if (!gb || gb->ld > kInt32Max || !aligned(b.data, w)) {
-    b = compact(*this, b_in, nbatch, keep_b);
+    b = compact_for_gemm(*this, b_in, nbatch, keep_b);
     gb = gemm_operand(k, n, b.strides[nd - 2], b.strides[nd - 1], w);
   }
   // cuBLAS takes one uniform stride per operand: the innermost batch dimension runs

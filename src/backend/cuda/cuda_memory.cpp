@@ -3,12 +3,13 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
-#include <deque>
+#include <memory>
 #include <mutex>
 #include <string>
 
 #include "backend/cuda/cuda_backend.h"
 #include "backend/cuda/cuda_context.h"
+#include "backend/cuda/per_device.h"
 #include "copper/errors.hpp"
 
 namespace copper::backend::cuda {
@@ -20,26 +21,24 @@ struct Pool {
   std::size_t used = 0, peak = 0, limit = 0, total = 0;
 };
 
-Pool& pool_of(int device) {
-  static std::mutex mutex;
-  static auto* pools = new std::deque<Pool>();  // leaked, as the contexts are
-  static auto* by_index = new std::vector<Pool*>();
-  std::lock_guard lock(mutex);
-  if (static_cast<int>(by_index->size()) <= device) by_index->resize(static_cast<std::size_t>(device) + 1, nullptr);
-  Pool*& slot = (*by_index)[device];
-  if (slot) return *slot;
+std::unique_ptr<Pool> open_pool(int device) {
   const Driver& d = driver();
   make_current(device);
-  Pool& p = pools->emplace_back();
-  check(d.cuDeviceGetDefaultMemPool(&p.handle, device_info(device).device), "cuDeviceGetDefaultMemPool");
+  auto p = std::make_unique<Pool>();
+  check(d.cuDeviceGetDefaultMemPool(&p->handle, device_info(device).device), "cuDeviceGetDefaultMemPool");
   // Keep freed blocks cached in the pool instead of returning them at every synchronization.
   cuuint64_t keep = ~cuuint64_t(0);
-  check(d.cuMemPoolSetAttribute(p.handle, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &keep), "cuMemPoolSetAttribute");
+  check(d.cuMemPoolSetAttribute(p->handle, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &keep), "cuMemPoolSetAttribute");
   std::size_t free_bytes = 0;
-  check(d.cuMemGetInfo(&free_bytes, &p.total), "cuMemGetInfo");
-  if (const char* env = std::getenv("COPPER_GPU_MEMORY_LIMIT"); env && *env) p.limit = parse_memory_limit(env, p.total);
-  slot = &p;
+  check(d.cuMemGetInfo(&free_bytes, &p->total), "cuMemGetInfo");
+  if (const char* env = std::getenv("COPPER_GPU_MEMORY_LIMIT"); env && *env) p->limit = parse_memory_limit(env, p->total);
   return p;
+}
+
+Pool& pool_of(int device) {
+  static auto* pools = new PerDevice<Pool>();  // leaked, as the contexts are
+  device_info(device);  // RuntimeError for a device that does not exist
+  return pools->get(device, [&] { return open_pool(device); });
 }
 
 std::string bytes_text(std::size_t n) { return std::to_string(n) + " bytes"; }

@@ -15,11 +15,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
-#include <mutex>
-#include <unordered_map>
 
 #include "backend/cuda/kernel_families.h"
 #include "backend/cuda/cuda_backend.h"
+#include "backend/cuda/cuda_codegen.h"
 #include "backend/cuda/cuda_context.h"
 #include "backend/cuda/cuda_driver.h"
 #include "backend/cuda/cuda_memory.h"
@@ -68,21 +67,6 @@ KernelKey reduce_key(unsigned family, ops::ReduceOp op, DType in, DType out, Red
   return b.key();
 }
 
-// Blocks of 256 threads of `fn` one SM holds at once (registers and shared memory
-// allow), asked of the driver once per kernel.
-unsigned blocks_per_sm(CUfunction fn) {
-  static std::mutex mutex;
-  static std::unordered_map<CUfunction, unsigned> known;
-  std::lock_guard lock(mutex);
-  auto it = known.find(fn);
-  if (it != known.end()) return it->second;
-  int n = 0;
-  check(driver().cuOccupancyMaxActiveBlocksPerMultiprocessor(&n, fn, kReduceBlock, 0),
-        "cuOccupancyMaxActiveBlocksPerMultiprocessor");
-  return known.emplace(fn, static_cast<unsigned>(std::max(n, 1))).first->second;
-}
-
-bool aligned16(const char* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
 // reduce_cols_vec's preconditions (kernels/reduce.cuh): a unit-stride innermost kept
 // axis whose length V divides, at least 32 column vectors, and (V > 1) every vector
@@ -91,7 +75,7 @@ bool cols_vec_fits(const std::vector<Dim>& kept, const std::vector<Dim>& red, co
                    int64_t nout) {
   if (kept.back().s[0] != isz || kept.back().n % vec != 0 || nout / vec < 32) return false;
   if (vec == 1) return true;
-  bool ok = aligned16(in);
+  bool ok = aligned(in, 16);
   for (std::size_t d = 0; d + 1 < kept.size(); ++d) ok = ok && kept[d].s[0] % 16 == 0;
   for (const Dim& d : red) ok = ok && d.s[0] % 16 == 0;
   return ok;
@@ -100,8 +84,23 @@ bool cols_vec_fits(const std::vector<Dim>& kept, const std::vector<Dim>& red, co
 // reduce_rows_tile's preconditions: short rows (below 64 elements, so 16 rows fit the
 // shared tile) packed back to back in one kept dimension, from a 16-byte aligned base.
 bool rows_tile_fits(const std::vector<Dim>& kept, const char* in, int64_t isz, int64_t nred, int64_t nout) {
-  return nred >= 1 && nred < 64 && nout > 1 && kept.size() == 1 && kept[0].s[0] == nred * isz && aligned16(in) &&
+  return nred >= 1 && nred < 64 && nout > 1 && kept.size() == 1 && kept[0].s[0] == nred * isz && aligned(in, 16) &&
          16 * nred * isz <= kRowsTileBytes;
+}
+
+// Column shapes (cols, cols_vec): when `tiles` alone leave SMs idle, split the `nred`
+// reduced rows into pieces of at least `min_rows_per_block` rows, about one block per
+// resident slot; partials are laid out [piece][output]. Returns the main kernel's blocks.
+int64_t split_column_rows(ReduceParams& p, int64_t tiles, int64_t min_rows_per_block, int64_t nred, int64_t nout,
+                          int64_t resident) {
+  if (tiles < resident) {
+    const int64_t want = std::min(ceil_div(resident, tiles), std::max<int64_t>(1, nred / min_rows_per_block));
+    p.split_len = ceil_div(nred, want);
+    p.splits = ceil_div(nred, p.split_len);
+  }
+  p.part_out_stride = 1;
+  p.part_split_stride = nout;
+  return tiles * p.splits;
 }
 
 }  // namespace
@@ -175,7 +174,7 @@ void CudaBackend::reduce(ops::ReduceOp op, const ArrayView& in, int nreduce, con
   // The blocks of this kernel the GPU holds at once: splitting into about that many
   // pieces fills every SM in one wave (more pieces than fit would need a second,
   // mostly idle wave).
-  const unsigned per_sm = blocks_per_sm(main);
+  const unsigned per_sm = resident_blocks_per_sm(main, kReduceBlock);
   const int64_t resident = grid_for(index_, int64_t{1} << 40, kReduceBlock, per_sm);
 
   int64_t blocks = 0;  // blocks the main kernel's work divides into
@@ -206,32 +205,16 @@ void CudaBackend::reduce(ops::ReduceOp op, const ArrayView& in, int nreduce, con
     const int64_t nvec = nout / col_vec;
     p.group = std::max(32, pow2_at_least(nvec, kReduceBlock));
     const int64_t rows_at_once = kReduceBlock / p.group;
-    const int64_t tiles = ceil_div(nvec, p.group);
-    if (tiles < resident) {
-      // At least 64 rows per thread and piece: the partial States then cost a few
-      // percent of the input traffic.
-      const int64_t want = std::min(ceil_div(resident, tiles), std::max<int64_t>(1, nred / (rows_at_once * 64)));
-      p.split_len = ceil_div(nred, want);
-      p.splits = ceil_div(nred, p.split_len);
-    }
-    p.part_out_stride = 1;
-    p.part_split_stride = nout;
+    // At least 64 rows per thread and piece: the partial States then cost a few
+    // percent of the input traffic.
+    blocks = split_column_rows(p, ceil_div(nvec, p.group), rows_at_once * 64, nred, nout, resident);
     fin_group = 1;
-    blocks = tiles * p.splits;
   } else {
     p.group = pow2_at_least(kept.back().n, 32);
     const int64_t rows_at_once = kReduceBlock / p.group;
-    const int64_t tiles = ceil_div(nout, p.group);
-    if (tiles < resident) {
-      // At least 16 rows per thread and piece, so the merge costs stay small.
-      const int64_t want = std::min(ceil_div(resident, tiles), std::max<int64_t>(1, nred / (rows_at_once * 16)));
-      p.split_len = ceil_div(nred, want);
-      p.splits = ceil_div(nred, p.split_len);
-    }
-    p.part_out_stride = 1;
-    p.part_split_stride = nout;
+    // At least 16 rows per thread and piece, so the merge costs stay small.
+    blocks = split_column_rows(p, ceil_div(nout, p.group), rows_at_once * 16, nred, nout, resident);
     fin_group = 1;
-    blocks = tiles * p.splits;
   }
 
   std::shared_ptr<Buffer> partial;  // lives until both kernels are enqueued

@@ -41,6 +41,9 @@ enum class LayoutClass : unsigned { contiguous = 1, strided = 2 };
 struct Plan;
 int vector_width(const EwJob& job, const Plan& p, std::size_t widest);
 
+// 32-bit indices while neither the index nor index + grid stride can wrap.
+bool fits_index32(std::int64_t n) { return n < (std::int64_t{1} << 31) - (std::int64_t{1} << 26); }
+
 struct Plan {
   LayoutClass layout;
   int vec = 1;          // elements per vector access (contiguous class)
@@ -49,22 +52,20 @@ struct Plan {
   CollapsedLayout collapsed;  // strided class: out, then each input (zeros unless 'a')
 };
 
-bool is_c_contiguous_view_(const ArrayView& v);
-
 Plan plan(const EwJob& job, std::int64_t n) {
   Plan p;
   for (int k = 0; k < job.nin; ++k) p.kinds[k] = input_kind(*job.in[k]);
   // Fast path (the common case): every array operand C-contiguous, nothing to collapse.
-  bool all_contiguous = is_c_contiguous_view_(*job.out);
+  bool all_contiguous = is_c_contiguous_view(*job.out);
   for (int k = 0; k < job.nin && all_contiguous; ++k)
-    if (p.kinds[k] == 'a') all_contiguous = is_c_contiguous_view_(*job.in[k]);
+    if (p.kinds[k] == 'a') all_contiguous = is_c_contiguous_view(*job.in[k]);
   if (all_contiguous) {
     p.layout = LayoutClass::contiguous;
     std::size_t widest = static_cast<std::size_t>(itemsize(job.out->dtype));
     for (int k = 0; k < job.nin; ++k)
       if (p.kinds[k] == 'a') widest = std::max(widest, static_cast<std::size_t>(itemsize(job.in[k]->dtype)));
     p.vec = vector_width(job, p, widest);
-    p.index32 = n < (std::int64_t{1} << 31) - (std::int64_t{1} << 26);
+    p.index32 = fits_index32(n);
     return p;
   }
   const Strides zeros(job.out->shape.size(), 0);
@@ -82,8 +83,7 @@ Plan plan(const EwJob& job, std::int64_t n) {
   }
   p.layout = contiguous ? LayoutClass::contiguous : LayoutClass::strided;
   if (contiguous) p.vec = vector_width(job, p, widest);
-  // 32-bit indices while neither the index nor index + grid stride can wrap.
-  p.index32 = n < (std::int64_t{1} << 31) - (std::int64_t{1} << 26);
+  p.index32 = fits_index32(n);
   return p;
 }
 
@@ -101,7 +101,6 @@ int vector_width(const EwJob& job, const Plan& p, std::size_t widest) {
   return vec;
 }
 
-bool is_c_contiguous_view_(const ArrayView& v) { return is_c_contiguous_view(v); }
 
 KernelKey key_of(const EwJob& job, const Plan& p) {
   KeyBuilder b;

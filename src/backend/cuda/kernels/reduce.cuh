@@ -316,7 +316,10 @@ template <class T, int V> __device__ __forceinline__ Vec<T, V> load_vec16(const 
   return r;
 }
 
-__device__ __forceinline__ void kept_offsets(const ReduceParams& p, long long c, long long& in_off, long long& out_off) {
+// Byte offsets in the input and the output of kept (outer) index c, for reductions and
+// scans alike: their parameters carry the kept layout and whether 32-bit division fits.
+template <class Params>
+__device__ __forceinline__ void kept_offsets(const Params& p, long long c, long long& in_off, long long& out_off) {
   if (p.kept.ndim == 1) {
     in_off = c * p.kept.strides[0][0];
     out_off = c * p.kept.strides[1][0];
@@ -339,6 +342,26 @@ template <int Mode> __device__ __forceinline__ long long red_offset(const Reduce
     else offsets(p.red, r, off);
     return off[0];
   }
+}
+
+// Folds rows r, r + step, ... below hi, read through red_offset. Four loads are kept in
+// flight except in mode 2, where offsets are computed per element and unrolling would
+// only copy that code.
+template <class R, class In, int Mode>
+__device__ __forceinline__ void fold_rows(typename R::State& st, const char* base, const ReduceParams& p, long long r,
+                                          long long hi, long long step) {
+  if constexpr (Mode != 2)
+    for (; r + 3LL * step < hi; r += 4LL * step) {
+      const In x0 = load_at<In>(base + red_offset<Mode>(p, r));
+      const In x1 = load_at<In>(base + red_offset<Mode>(p, r + step));
+      const In x2 = load_at<In>(base + red_offset<Mode>(p, r + 2LL * step));
+      const In x3 = load_at<In>(base + red_offset<Mode>(p, r + 3LL * step));
+      R::fold(st, x0, r);
+      R::fold(st, x1, r + step);
+      R::fold(st, x2, r + 2LL * step);
+      R::fold(st, x3, r + 3LL * step);
+    }
+  for (; r < hi; r += step) R::fold(st, load_at<In>(base + red_offset<Mode>(p, r)), r);
 }
 
 // Folds reduced elements [lo, hi) of the output rooted at `base` into st, taking every
@@ -386,20 +409,7 @@ __device__ __forceinline__ void accumulate(typename R::State& st, const char* ba
       for (long long j = head + nv * V + lane; j < n; j += nl) R::fold(st, e[j], lo + j);
     }
   } else {
-    long long r = lo + lane;
-    // (Mode 2 computes offsets per element: no unrolling, which would only copy that code.)
-    if constexpr (Mode == 1)
-      for (; r + 3LL * nl < hi; r += 4LL * nl) {
-        const In x0 = load_at<In>(base + red_offset<Mode>(p, r));
-        const In x1 = load_at<In>(base + red_offset<Mode>(p, r + nl));
-        const In x2 = load_at<In>(base + red_offset<Mode>(p, r + 2LL * nl));
-        const In x3 = load_at<In>(base + red_offset<Mode>(p, r + 3LL * nl));
-        R::fold(st, x0, r);
-        R::fold(st, x1, r + nl);
-        R::fold(st, x2, r + 2LL * nl);
-        R::fold(st, x3, r + 3LL * nl);
-      }
-    for (; r < hi; r += nl) R::fold(st, load_at<In>(base + red_offset<Mode>(p, r)), r);
+    fold_rows<R, In, Mode>(st, base, p, lo + lane, hi, nl);
   }
 }
 
@@ -504,19 +514,7 @@ template <class R, class In, int Mode> __device__ __forceinline__ void reduce_co
       const char* base = p.in + in_off;
       const long long lo = s * p.split_len;
       const long long hi = lo + p.split_len < p.nred ? lo + p.split_len : p.nred;
-      long long r = lo + ty;
-      if constexpr (Mode != 2)
-        for (; r + 3LL * TY < hi; r += 4LL * TY) {
-          const In x0 = load_at<In>(base + red_offset<Mode>(p, r));
-          const In x1 = load_at<In>(base + red_offset<Mode>(p, r + TY));
-          const In x2 = load_at<In>(base + red_offset<Mode>(p, r + 2LL * TY));
-          const In x3 = load_at<In>(base + red_offset<Mode>(p, r + 3LL * TY));
-          R::fold(st, x0, r);
-          R::fold(st, x1, r + TY);
-          R::fold(st, x2, r + 2LL * TY);
-          R::fold(st, x3, r + 3LL * TY);
-        }
-      for (; r < hi; r += TY) R::fold(st, load_at<In>(base + red_offset<Mode>(p, r)), r);
+      fold_rows<R, In, Mode>(st, base, p, lo + ty, hi, TY);
     }
     slots[threadIdx.x] = st;
     __syncthreads();

@@ -44,19 +44,6 @@ template <class In, class OutT, bool IsProd> struct ScanOp {
   static __device__ __forceinline__ Acc identity() { return IsProd ? Acc(1) : Acc(0); }
 };
 
-__device__ __forceinline__ void line_offsets(const ScanParams& p, long long line, long long& in_off, long long& out_off) {
-  if (p.kept.ndim == 1) {
-    in_off = line * p.kept.strides[0][0];
-    out_off = line * p.kept.strides[1][0];
-    return;
-  }
-  long long off[2];
-  if (p.kept32) offsets(p.kept, static_cast<unsigned>(line), off);
-  else offsets(p.kept, line, off);
-  in_off = off[0];
-  out_off = off[1];
-}
-
 // One thread per line. Batches of 8 are all read before any is written, which keeps
 // loads in flight and stays correct in place (each thread owns its line).
 template <class S, class In> __device__ __forceinline__ void scan_lines(const ScanParams& p) {
@@ -66,7 +53,7 @@ template <class S, class In> __device__ __forceinline__ void scan_lines(const Sc
   const long long step = static_cast<long long>(gridDim.x) * blockDim.x;
   for (long long line = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; line < p.nlines; line += step) {
     long long io, oo;
-    line_offsets(p, line, io, oo);
+    kept_offsets(p, line, io, oo);
     const char* ip = p.in + io;
     char* op = p.out + oo;
     Acc acc = S::identity();
@@ -134,7 +121,7 @@ template <class S, class In> __device__ __forceinline__ void scan_tile_totals(co
   for (long long u = blockIdx.x; u < units; u += gridDim.x) {
     const long long line = u / p.tiles, t = u - line * p.tiles;
     long long io, oo;
-    line_offsets(p, line, io, oo);
+    kept_offsets(p, line, io, oo);
     const char* ip = p.in + io;
     const long long start = t * kScanTile;
     In x[kScanItems];
@@ -202,7 +189,7 @@ template <class S, class In> __device__ __forceinline__ void scan_tiles(const Sc
   for (long long u = blockIdx.x; u < units; u += gridDim.x) {
     const long long line = u / p.tiles, t = u - line * p.tiles;
     long long io, oo;
-    line_offsets(p, line, io, oo);
+    kept_offsets(p, line, io, oo);
     const char* ip = p.in + io;
     char* op = p.out + oo;
     const long long start = t * kScanTile;
