@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 
 namespace copper::cuda {
 
@@ -18,6 +19,7 @@ int device_count();  // 0 without a driver
 int current_device();
 
 struct StreamState;  // owns a CUstream (or names the legacy default stream)
+class Graph;
 
 // A queue of GPU work on one device. Copies share the queue.
 class Stream {
@@ -30,6 +32,19 @@ class Stream {
   bool done() const;         // all enqueued work finished
   std::uintptr_t handle() const;
   int device() const;
+
+  // CUDA graphs, as CuPy's: work enqueued on this stream (make it current, e.g. with a
+  // StreamScope) between begin_capture() and end_capture() is recorded, not run, and
+  // end_capture() returns it as a Graph to launch any number of times. Capture is
+  // thread-local (end on the thread that began). While it runs, whatever would wait for
+  // the device or copy host memory on it raises RuntimeError. Memory allocated during
+  // the capture is owned by the graph too and keeps its address across launches; arrays
+  // made before it are used by address, so keep them alive while launching the graph.
+  // The legacy default stream (Stream::null) cannot capture.
+  void begin_capture();
+  Graph end_capture();
+  bool is_capturing() const;  // RuntimeError if the capture was invalidated
+
   bool operator==(const Stream& other) const { return state_ == other.state_; }
   const std::shared_ptr<StreamState>& state() const { return state_; }
   explicit Stream(std::shared_ptr<StreamState> s) : state_(std::move(s)) {}
@@ -37,6 +52,27 @@ class Stream {
  private:
   std::shared_ptr<StreamState> state_;
 };
+
+struct GraphState;
+
+// A captured, instantiated CUDA graph (Stream::end_capture). Launching one is one driver
+// call whatever the number of kernels recorded.
+class Graph {
+ public:
+  void launch() const;  // on the current stream of the graph's device
+  void launch(const Stream& stream) const;
+  void upload(const Stream& stream) const;  // prepares a launch on `stream` ahead of time
+  int device() const;
+  std::size_t num_nodes() const;  // kernels, copies and memsets recorded
+  explicit Graph(std::shared_ptr<GraphState> s) : state_(std::move(s)) {}
+
+ private:
+  std::shared_ptr<GraphState> state_;
+};
+
+// Kernels and graphs copper has launched in this process (kernel launches of libraries
+// such as cuBLAS not included); 0 without the CUDA backend.
+std::uint64_t launch_count();
 
 Stream current_stream(int device = -1);
 void set_current_stream(const Stream& stream);  // for its device, on this thread
@@ -90,5 +126,41 @@ MemoryStats memory_stats(int device = -1);
 void set_memory_limit(std::size_t bytes, int device = -1);
 void free_all_blocks(int device = -1);  // returns cached memory to the driver
 void reset_peak_memory(int device = -1);
+
+// Several GPUs. New arrays and kernels go to the default device (copper::DeviceScope,
+// set_device); arrays keep theirs, and an op mixing arrays of two devices raises
+// ValueError. copper::asarray(a, dtype, Device{cuda, j}) copies between GPUs with
+// cuMemcpyPeerAsync (direct when the GPUs can access each other, staged by the driver
+// otherwise), ordered after the work pending on both devices' current streams.
+int get_device();          // the current GPU (current_device())
+void set_device(int device);  // makes cuda:<device> the default device of this thread
+bool can_access_peer(int device, int peer);  // direct access from `device` to `peer`'s memory
+
+// The properties scripts read most, named as CUDA's cudaDeviceProp fields.
+struct DeviceProperties {
+  std::string name;
+  std::size_t total_global_mem = 0;       // bytes
+  std::size_t shared_mem_per_block = 0;   // bytes
+  std::size_t shared_mem_per_multiprocessor = 0;
+  std::size_t total_const_mem = 0;
+  int regs_per_block = 0;
+  int warp_size = 0;
+  int max_threads_per_block = 0;
+  int max_threads_dim[3] = {};
+  int max_grid_size[3] = {};
+  int clock_rate = 0;         // kHz
+  int memory_clock_rate = 0;  // kHz
+  int memory_bus_width = 0;   // bits
+  int major = 0, minor = 0;   // compute capability
+  int multi_processor_count = 0;
+  int l2_cache_size = 0;      // bytes
+  int max_threads_per_multiprocessor = 0;
+  int pci_bus_id = 0, pci_device_id = 0, pci_domain_id = 0;
+  int concurrent_kernels = 0;
+  int ecc_enabled = 0;
+  int integrated = 0;
+};
+DeviceProperties device_properties(int device = -1);
+std::string compute_capability(int device = -1);  // "90" for sm_90, as CuPy's Device
 
 }  // namespace copper::cuda

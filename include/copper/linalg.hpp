@@ -53,8 +53,8 @@ std::string get_matmul_precision();
 
 // numpy.linalg: decompositions, solvers and norms (src/api/linalg_*.cpp). Stacked input
 // (..., M, N) runs every matrix; integer and bool input computes in float64, float16
-// raises TypeError. LAPACK is loaded at run time; arrays on a GPU are copied to the
-// host for the LAPACK call for now (see docs/architecture.md).
+// raises TypeError. LAPACK (CPU) and cuSOLVER (GPU) are loaded at run time;
+// arrays stay on their device (see docs/architecture.md).
 namespace linalg {
 
 // ord of norm/cond: nothing (None), a number (inf and -inf included) or "fro"/"nuc".

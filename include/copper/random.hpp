@@ -12,6 +12,24 @@
 
 namespace copper::random {
 
+// A distribution parameter: a number, or an array (any device, any real dtype) that
+// broadcasts against the other parameters and `size` with NumPy's rules. Methods taking
+// Params return shape broadcast(params) for size = nullopt, else exactly `size`.
+class Param {
+ public:
+  Param(double value) : value_(value) {}  // NOLINT: numbers convert implicitly, as in Python
+  Param(const ndarray& array) : array_(array), is_array_(true) {}  // NOLINT
+  bool is_array() const { return is_array_; }
+  double value() const { return value_; }
+  const ndarray& array() const { return array_; }
+
+ private:
+  double value_ = 0.0;
+  ndarray array_;
+  bool is_array_ = false;
+};
+using OptShape = std::optional<Shape>;
+
 class Generator {
  public:
   explicit Generator(std::uint64_t seed);
@@ -29,12 +47,24 @@ class Generator {
   ndarray normal(double loc = 0.0, double scale = 1.0, const Shape& size = {});
   ndarray standard_exponential(const Shape& size = {}, DType dtype = float64, const ndarray* out = nullptr);
   ndarray exponential(double scale = 1.0, const Shape& size = {});
-  // Rejection samplers: generated on the CPU from the same counter streams, then moved.
+  // Rejection samplers: element i from its own counter stream, on the default device.
   ndarray gamma(double shape, double scale = 1.0, const Shape& size = {});
   ndarray standard_gamma(double shape, const Shape& size = {}, DType dtype = float64);
   ndarray beta(double a, double b, const Shape& size = {});
   ndarray binomial(std::int64_t n, double p, const Shape& size = {});
   ndarray poisson(double lam = 1.0, const Shape& size = {});
+  // Array-valued parameters (see Param); uniform, normal, exponential write float64.
+  ndarray uniform(const Param& low, const Param& high, const OptShape& size);
+  ndarray normal(const Param& loc, const Param& scale, const OptShape& size);
+  ndarray exponential(const Param& scale, const OptShape& size);
+  ndarray gamma(const Param& shape, const Param& scale, const OptShape& size);
+  ndarray standard_gamma(const Param& shape, const OptShape& size, DType dtype = float64);
+  ndarray beta(const Param& a, const Param& b, const OptShape& size);
+  ndarray binomial(const Param& n, const Param& p, const OptShape& size);
+  ndarray poisson(const Param& lam, const OptShape& size);
+  // Integer bounds as arrays (or 0-d arrays), any integer dtype; high = nullopt: [0, low).
+  ndarray integers(const ndarray& low, const std::optional<ndarray>& high, const OptShape& size, DType dtype = int64,
+                   bool endpoint = false);
   // choice from arange(n) or along axis 0 of `a`; p: probabilities (host values).
   ndarray choice(std::int64_t n, const Shape& size = {}, bool replace = true,
                  const std::vector<double>* p = nullptr, bool shuffle = true);
@@ -72,6 +102,10 @@ class RandomState {
   ndarray uniform(double low = 0.0, double high = 1.0, const Shape& size = {});
   ndarray normal(double loc = 0.0, double scale = 1.0, const Shape& size = {});
   ndarray standard_normal(const Shape& size = {});
+  // Array-valued parameters (see Param): uniform accepts high < low as NumPy's does.
+  ndarray uniform(const Param& low, const Param& high, const OptShape& size);
+  ndarray normal(const Param& loc, const Param& scale, const OptShape& size);
+  ndarray randint(const ndarray& low, const std::optional<ndarray>& high, const OptShape& size, DType dtype = int64);
   Generator& generator() { return gen_; }
 
  private:

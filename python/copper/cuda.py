@@ -11,6 +11,13 @@ device, and host reads wait for them. Without a usable GPU every call here excep
     s.synchronize()
     with copper.cuda.Device(1):  # new arrays go to cuda:1
         z = copper.zeros(3)
+
+    with s:                      # CUDA graphs: record once, replay with one launch
+        s.begin_capture()
+        y *= 2
+        y += 1
+        g = s.end_capture()
+    g.launch()
 """
 import threading
 import types
@@ -21,7 +28,9 @@ from copper._core import OutOfMemoryError  # noqa: F401  (a MemoryError subclass
 # The compiled half (copper._core._cuda): names bound here one by one.
 _cuda = _core._cuda
 Event = _cuda.Event
+Graph = _cuda.Graph
 Stream = _cuda.Stream
+launch_count = _cuda.launch_count
 current_device = _cuda.current_device
 device_count = _cuda.device_count
 free_all_blocks = _cuda.free_all_blocks
@@ -32,12 +41,12 @@ memory_stats = _cuda.memory_stats
 reset_peak_memory = _cuda.reset_peak_memory
 set_memory_limit = _cuda.set_memory_limit
 synchronize = _cuda.synchronize
-Stream.__module__ = Event.__module__ = __name__  # shown as copper.cuda.Stream, where users find them
+Stream.__module__ = Event.__module__ = Graph.__module__ = __name__  # shown as copper.cuda.Stream, where users find them
 
 __all__ = [
-    "Device", "Event", "MemoryPool", "OutOfMemoryError", "Stream", "current_device", "device_count",
+    "Device", "Event", "Graph", "MemoryPool", "OutOfMemoryError", "Stream", "current_device", "device_count",
     "free_all_blocks", "get_current_stream", "get_default_memory_pool", "get_elapsed_time", "is_available",
-    "memory_stats", "reset_peak_memory", "runtime", "set_memory_limit", "synchronize",
+    "launch_count", "memory_stats", "reset_peak_memory", "runtime", "set_memory_limit", "synchronize",
 ]
 
 # Devices entered with `with Device(i):` on each thread, with the default device each replaced.
@@ -73,6 +82,15 @@ class Device:
     def synchronize(self):
         """Waits for all work on this GPU, raising the error of a failed op."""
         synchronize(self.id)
+
+    @property
+    def compute_capability(self):
+        """The compute capability as a string, "90" for sm_90 (as CuPy's)."""
+        return _cuda.compute_capability(self.id)
+
+    def can_access_peer(self, peer):
+        """Whether this GPU can read and write the memory of GPU ``peer`` directly."""
+        return _cuda.can_access_peer(self.id, int(peer))
 
     def __enter__(self):
         previous = _core.get_default_device()
@@ -152,9 +170,22 @@ def get_default_memory_pool():
     return _default_memory_pool
 
 
+def _get_device_count():
+    """The number of GPUs; unlike CuPy's it answers 0 (not an error) without a driver."""
+    return device_count()
+
+
+def _set_device(device):
+    """Makes GPU ``device`` the default device of the calling thread (new arrays, kernels)."""
+    Device(device).use()
+
+
 # The few ``cupy.cuda.runtime`` calls scripts use most, under their CUDA names.
 runtime = types.SimpleNamespace(
-    getDeviceCount=device_count,
+    getDeviceCount=_get_device_count,
     getDevice=current_device,
+    setDevice=_set_device,
+    getDeviceProperties=lambda device: _cuda.device_properties(device),
+    deviceCanAccessPeer=lambda device, peer: int(_cuda.can_access_peer(device, peer)),
     deviceSynchronize=lambda: synchronize(),
 )

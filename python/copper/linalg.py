@@ -1,9 +1,11 @@
 """numpy.linalg for copper arrays (CuPy's cupy.linalg).
 
 The work happens in C++ (copper._core._linalg); this module only shapes arguments and
-wraps results into NumPy's named tuples. Factorizations run in LAPACK (loaded at run
-time: $COPPER_LAPACK_PATH, OpenBLAS or liblapack.so.3); arrays on a GPU are copied to
-the host for them for now. Errors are numpy.linalg.LinAlgError, as NumPy raises them.
+wraps results into NumPy's named tuples. Factorizations run where the array lives: CPU
+arrays in LAPACK (loaded at run time: $COPPER_LAPACK_PATH, OpenBLAS or liblapack.so.3;
+float32/complex64 computed in double precision, as NumPy does), GPU arrays in cuSOLVER
+($COPPER_CUSOLVER_PATH, libcusolver.so.12; float32/complex64 in single precision, as
+CuPy does). Errors are numpy.linalg.LinAlgError, as NumPy raises them.
 """
 from collections import namedtuple
 

@@ -82,6 +82,20 @@ void bind_stream(nb::module_& m) {
           },
           nb::arg("event") = nb::none())
       .def("wait_event", [](const Stream& s, const Event& e) { e.wait(s); }, nb::arg("event"))
+      .def(
+          "begin_capture",
+          [](Stream& s, nb::handle mode) {
+            // CuPy takes a capture mode; copper always captures thread-locally.
+            if (!mode.is_none() && nb::cast<int>(mode) != 1)
+              throw ValueError("copper captures in thread-local mode only (mode=None or 1)");
+            s.begin_capture();
+          },
+          nb::arg("mode") = nb::none(),
+          "Starts recording the work enqueued on this stream into a CUDA graph (make it current with "
+          "`with stream:`); see end_capture().")
+      .def("end_capture", &Stream::end_capture, "Stops recording and returns the captured work as a Graph.")
+      .def("is_capturing", &Stream::is_capturing,
+           "True between begin_capture() and end_capture(); RuntimeError if the capture was invalidated.")
       .def("__enter__",
            [](Stream& s) -> Stream& {
              Stream previous = copper::cuda::current_stream(s.device());
@@ -100,6 +114,74 @@ void bind_stream(nb::module_& m) {
       .def("__eq__", [](const Stream& a, nb::handle b) { return nb::isinstance<Stream>(b) && a == nb::cast<const Stream&>(b); })
       .def("__hash__", [](const Stream& s) { return std::hash<const void*>{}(s.state().get()); })
       .def("__repr__", &stream_repr);
+}
+
+void bind_graph(nb::module_& m) {
+  nb::class_<copper::cuda::Graph>(m, "Graph",
+                                  "Work captured from a stream (Stream.end_capture), launched again with one call.")
+      .def(
+          "launch",
+          [](const copper::cuda::Graph& g, nb::handle stream) {
+            if (stream.is_none()) g.launch();
+            else g.launch(nb::cast<const Stream&>(stream));
+          },
+          nb::arg("stream") = nb::none(), "Enqueues the graph's work on `stream` (the current stream when None).")
+      .def(
+          "upload",
+          [](const copper::cuda::Graph& g, nb::handle stream) {
+            g.upload(stream.is_none() ? copper::cuda::current_stream(g.device()) : nb::cast<const Stream&>(stream));
+          },
+          nb::arg("stream") = nb::none(), "Prepares the graph for launching on `stream` ahead of time.")
+      .def_prop_ro("device_id", &copper::cuda::Graph::device)
+      .def_prop_ro("num_nodes", &copper::cuda::Graph::num_nodes)
+      .def("__repr__", [](const copper::cuda::Graph& g) {
+        return "<copper.cuda.Graph of " + std::to_string(g.num_nodes()) + " nodes on cuda:" + std::to_string(g.device()) +
+               ">";
+      });
+  m.def("launch_count", &copper::cuda::launch_count,
+        "Kernels and graphs copper has launched in this process (a cheap counter, for tests and tuning).");
+}
+
+nb::dict properties_dict(const copper::cuda::DeviceProperties& p) {
+  // CuPy's keys (cudaDeviceProp's field names); name as bytes, as CuPy returns it.
+  nb::dict d;
+  d["name"] = nb::bytes(p.name.data(), p.name.size());
+  d["totalGlobalMem"] = p.total_global_mem;
+  d["sharedMemPerBlock"] = p.shared_mem_per_block;
+  d["sharedMemPerMultiprocessor"] = p.shared_mem_per_multiprocessor;
+  d["regsPerBlock"] = p.regs_per_block;
+  d["warpSize"] = p.warp_size;
+  d["maxThreadsPerBlock"] = p.max_threads_per_block;
+  d["maxThreadsDim"] = nb::make_tuple(p.max_threads_dim[0], p.max_threads_dim[1], p.max_threads_dim[2]);
+  d["maxGridSize"] = nb::make_tuple(p.max_grid_size[0], p.max_grid_size[1], p.max_grid_size[2]);
+  d["clockRate"] = p.clock_rate;
+  d["totalConstMem"] = p.total_const_mem;
+  d["major"] = p.major;
+  d["minor"] = p.minor;
+  d["multiProcessorCount"] = p.multi_processor_count;
+  d["integrated"] = p.integrated;
+  d["concurrentKernels"] = p.concurrent_kernels;
+  d["ECCEnabled"] = p.ecc_enabled;
+  d["pciBusID"] = p.pci_bus_id;
+  d["pciDeviceID"] = p.pci_device_id;
+  d["pciDomainID"] = p.pci_domain_id;
+  d["memoryClockRate"] = p.memory_clock_rate;
+  d["memoryBusWidth"] = p.memory_bus_width;
+  d["l2CacheSize"] = p.l2_cache_size;
+  d["maxThreadsPerMultiProcessor"] = p.max_threads_per_multiprocessor;
+  return d;
+}
+
+void bind_devices(nb::module_& m) {
+  m.def("get_device", &copper::cuda::get_device);
+  m.def("set_device", &copper::cuda::set_device, nb::arg("device"), "Makes cuda:<device> the default device of this thread.");
+  m.def("can_access_peer", &copper::cuda::can_access_peer, nb::arg("device"), nb::arg("peer"));
+  m.def(
+      "device_properties", [](nb::handle device) { return properties_dict(copper::cuda::device_properties(device_index_from_py(device))); },
+      nb::arg("device") = nb::none());
+  m.def(
+      "compute_capability", [](nb::handle device) { return copper::cuda::compute_capability(device_index_from_py(device)); },
+      nb::arg("device") = nb::none());
 }
 
 void bind_event(nb::module_& m) {
@@ -185,6 +267,8 @@ void bind_memory(nb::module_& m) {
 void bind_cuda(nb::module_& m) {
   nb::module_ cuda = m.def_submodule("_cuda", "GPU runtime control (see copper.cuda)");
   bind_stream(cuda);
+  bind_graph(cuda);
+  bind_devices(cuda);
   bind_event(cuda);
   bind_runtime(cuda);
   bind_memory(cuda);

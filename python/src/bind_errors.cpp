@@ -37,7 +37,10 @@ void bind_errors(nb::module_& m) {
     } catch (const OutOfMemoryError& e) {
       PyErr_SetString(out_of_memory.ptr(), e.what());
     } catch (const CompileError& e) {
-      PyErr_SetString(compile_error.ptr(), (std::string(e.what()) + "\n" + e.log).c_str());
+      // The log once: messages that already quote it (RawKernel's) are passed as they are.
+      const std::string what = e.what();
+      PyErr_SetString(compile_error.ptr(),
+                      (what.find(e.log) == std::string::npos ? what + "\n" + e.log : what).c_str());
     } catch (const error& e) {
       PyErr_SetString(PyExc_RuntimeError, e.what());
     }

@@ -20,12 +20,32 @@ const ndarray* out_of(nb::handle out) {
   return &nb::cast<const ndarray&>(out);
 }
 
-double real_of(nb::handle v, const char* what) {
-  if (nb::isinstance<ndarray>(v) || (nb::hasattr(v, "ndim") && nb::cast<int>(v.attr("ndim")) > 0))
-    throw NotImplementedError(std::string("copper.random: array-valued ") + what + " is not supported yet");
+// Whether v is an array-valued parameter (ndim > 0, or a sequence): NumPy treats 0-d
+// arrays and numbers as scalars.
+bool is_array_param(nb::handle v) {
+  if (nb::isinstance<ndarray>(v)) return nb::cast<const ndarray&>(v).ndim() > 0;
+  if (nb::hasattr(v, "ndim")) return nb::cast<int>(v.attr("ndim")) > 0;
+  return PySequence_Check(v.ptr()) && !PyUnicode_Check(v.ptr()) && !PyBytes_Check(v.ptr());
+}
+
+double real_of(nb::handle v, const char*) {
+  if (nb::isinstance<ndarray>(v)) return nb::cast<const ndarray&>(v).astype(float64).to_vector<double>().at(0);
   const double d = PyFloat_AsDouble(v.ptr());
   if (d == -1.0 && PyErr_Occurred()) throw nb::python_error();
   return d;
+}
+
+// A parameter as copper sees it: arrays (copper arrays stay on their device; the draw
+// moves them) or a float.
+random::Param param_of(nb::handle v) {
+  if (!is_array_param(v)) return random::Param(real_of(v, ""));
+  if (nb::isinstance<ndarray>(v)) return random::Param(nb::cast<const ndarray&>(v));
+  return random::Param(array_from_py(v, std::nullopt, default_device()));
+}
+
+std::optional<Shape> opt_size(nb::handle size) {
+  if (size.is_none()) return std::nullopt;
+  return shape_from_py(size);
 }
 
 // A Python int as 128 bits: enough to tell every in-range bound from an out-of-range one.
@@ -43,6 +63,34 @@ __int128 wide_int(nb::handle v) {
   const nb::object lo = nb::steal(PyNumber_And(i.ptr(), nb::int_(0xffffffffffffffffull).ptr()));
   return static_cast<__int128>(hi_word) * (static_cast<__int128>(1) << 64) +
          static_cast<__int128>(PyLong_AsUnsignedLongLong(lo.ptr()));
+}
+
+// An integer bound as a copper array (0-d for a Python int: int64, or uint64 past 2**63).
+ndarray int_param_of(nb::handle v) {
+  if (nb::isinstance<ndarray>(v)) return nb::cast<const ndarray&>(v);
+  if (is_array_param(v) || nb::hasattr(v, "ndim")) return array_from_py(v, std::nullopt, default_device());
+  const __int128 w = wide_int(v);
+  if (w > INT64_MAX && w <= static_cast<__int128>(UINT64_MAX)) {
+    const auto u = static_cast<std::uint64_t>(w);
+    return array(&u, Shape{}, uint64, default_device());
+  }
+  if (w > INT64_MAX || w < INT64_MIN) throw OverflowError("Python int too large to convert to C long");
+  const auto i = static_cast<std::int64_t>(w);
+  return array(&i, Shape{}, int64, default_device());
+}
+
+ndarray integers_any(Generator& g, nb::handle low, nb::handle high, nb::handle size, DType t, bool endpoint) {
+  if (is_array_param(low) || is_array_param(high)) {
+    std::optional<ndarray> hi;
+    if (!high.is_none()) hi = int_param_of(high);
+    return g.integers(int_param_of(low), hi, opt_size(size), t, endpoint);
+  }
+  if (high.is_none()) {
+    const __int128 h = wide_int(low);
+    if (endpoint ? h < 0 : h <= 0) throw ValueError(endpoint ? "high < 0" : "high <= 0");
+    return random::integers_wide(g, 0, h, endpoint, size_of(size), t);
+  }
+  return random::integers_wide(g, wide_int(low), wide_int(high), endpoint, size_of(size), t);
 }
 
 std::uint64_t seed_of(nb::handle seed) {
@@ -103,6 +151,7 @@ void bind_random(nb::module_& m) {
       .def(
           "uniform",
           [](Generator& g, nb::handle low, nb::handle high, nb::handle size) {
+            if (is_array_param(low) || is_array_param(high)) return g.uniform(param_of(low), param_of(high), opt_size(size));
             return g.uniform(real_of(low, "low"), real_of(high, "high"), size_of(size));
           },
           nb::arg("low") = 0.0, nb::arg("high") = 1.0, nb::arg("size") = nb::none())
@@ -110,8 +159,7 @@ void bind_random(nb::module_& m) {
           "integers",
           [](Generator& g, nb::handle low, nb::handle high, nb::handle size, nb::handle dtype, bool endpoint) {
             const DType t = dtype.is_none() ? int64 : dtype_from_py(dtype);
-            if (high.is_none()) return random::integers_wide(g, 0, wide_int(low), endpoint, size_of(size), t);
-            return random::integers_wide(g, wide_int(low), wide_int(high), endpoint, size_of(size), t);
+            return integers_any(g, low, high, size, t, endpoint);
           },
           nb::arg("low"), nb::arg("high") = nb::none(), nb::arg("size") = nb::none(), nb::arg("dtype") = nb::none(),
           nb::arg("endpoint") = false)
@@ -124,6 +172,7 @@ void bind_random(nb::module_& m) {
       .def(
           "normal",
           [](Generator& g, nb::handle loc, nb::handle scale, nb::handle size) {
+            if (is_array_param(loc) || is_array_param(scale)) return g.normal(param_of(loc), param_of(scale), opt_size(size));
             return g.normal(real_of(loc, "loc"), real_of(scale, "scale"), size_of(size));
           },
           nb::arg("loc") = 0.0, nb::arg("scale") = 1.0, nb::arg("size") = nb::none())
@@ -137,6 +186,7 @@ void bind_random(nb::module_& m) {
       .def(
           "exponential",
           [](Generator& g, nb::handle scale, nb::handle size) {
+            if (is_array_param(scale)) return g.exponential(param_of(scale), opt_size(size));
             return g.exponential(real_of(scale, "scale"), size_of(size));
           },
           nb::arg("scale") = 1.0, nb::arg("size") = nb::none())
@@ -144,32 +194,32 @@ void bind_random(nb::module_& m) {
           "standard_gamma",
           [=](Generator& g, nb::handle shape, nb::handle size, nb::handle dtype, nb::handle out) {
             if (!out.is_none()) throw NotImplementedError("copper.random: standard_gamma(out=) is not supported yet");
-            return g.standard_gamma(real_of(shape, "shape"), size_of(size), float_dtype(dtype));
+            return g.standard_gamma(param_of(shape), opt_size(size), float_dtype(dtype));
           },
           nb::arg("shape"), nb::arg("size") = nb::none(), nb::arg("dtype") = nb::none(), nb::arg("out") = nb::none())
       .def(
           "gamma",
           [](Generator& g, nb::handle shape, nb::handle scale, nb::handle size) {
-            return g.gamma(real_of(shape, "shape"), real_of(scale, "scale"), size_of(size));
+            return g.gamma(param_of(shape), param_of(scale), opt_size(size));
           },
           nb::arg("shape"), nb::arg("scale") = 1.0, nb::arg("size") = nb::none())
       .def(
           "beta",
           [](Generator& g, nb::handle a, nb::handle b, nb::handle size) {
-            return g.beta(real_of(a, "a"), real_of(b, "b"), size_of(size));
+            return g.beta(param_of(a), param_of(b), opt_size(size));
           },
           nb::arg("a"), nb::arg("b"), nb::arg("size") = nb::none())
       .def(
           "binomial",
           [](Generator& g, nb::handle n, nb::handle p, nb::handle size) {
-            const __int128 wide_n = wide_int(n);
-            if (wide_n > INT64_MAX || wide_n < INT64_MIN) throw OverflowError("Python int too large to convert to C long");
-            return g.binomial(static_cast<std::int64_t>(wide_n), real_of(p, "p"), size_of(size));
+            if (is_array_param(n)) return g.binomial(param_of(n), param_of(p), opt_size(size));
+            if (PyFloat_Check(n.ptr())) return g.binomial(random::Param(real_of(n, "n")), param_of(p), opt_size(size));
+            return g.binomial(random::Param(int_param_of(n).astype(int64)), param_of(p), opt_size(size));
           },
           nb::arg("n"), nb::arg("p"), nb::arg("size") = nb::none())
       .def(
           "poisson",
-          [](Generator& g, nb::handle lam, nb::handle size) { return g.poisson(real_of(lam, "lam"), size_of(size)); },
+          [](Generator& g, nb::handle lam, nb::handle size) { return g.poisson(param_of(lam), opt_size(size)); },
           nb::arg("lam") = 1.0, nb::arg("size") = nb::none())
       .def(
           "choice",
@@ -216,8 +266,7 @@ void bind_random(nb::module_& m) {
           "randint",
           [](RandomState& s, nb::handle low, nb::handle high, nb::handle size, nb::handle dtype) {
             const DType t = dtype.is_none() ? int64 : dtype_from_py(dtype);
-            if (high.is_none()) return random::integers_wide(s.generator(), 0, wide_int(low), false, size_of(size), t);
-            return random::integers_wide(s.generator(), wide_int(low), wide_int(high), false, size_of(size), t);
+            return integers_any(s.generator(), low, high, size, t, false);
           },
           nb::arg("low"), nb::arg("high") = nb::none(), nb::arg("size") = nb::none(), nb::arg("dtype") = nb::none())
       .def("random_sample", [](RandomState& s, nb::handle size) { return s.random_sample(size_of(size)); },
@@ -227,12 +276,14 @@ void bind_random(nb::module_& m) {
       .def(
           "uniform",
           [](RandomState& s, nb::handle low, nb::handle high, nb::handle size) {
+            if (is_array_param(low) || is_array_param(high)) return s.uniform(param_of(low), param_of(high), opt_size(size));
             return s.uniform(real_of(low, "low"), real_of(high, "high"), size_of(size));
           },
           nb::arg("low") = 0.0, nb::arg("high") = 1.0, nb::arg("size") = nb::none())
       .def(
           "normal",
           [](RandomState& s, nb::handle loc, nb::handle scale, nb::handle size) {
+            if (is_array_param(loc) || is_array_param(scale)) return s.normal(param_of(loc), param_of(scale), opt_size(size));
             return s.normal(real_of(loc, "loc"), real_of(scale, "scale"), size_of(size));
           },
           nb::arg("loc") = 0.0, nb::arg("scale") = 1.0, nb::arg("size") = nb::none())

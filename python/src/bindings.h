@@ -16,8 +16,11 @@ void bind_indexing(nb::module_& m, ArrayClass& cls);
 void bind_ranges(nb::module_& m);  // arange, linspace, logspace, eye, identity
 void bind_format(nb::module_& m, ArrayClass& cls);
 void bind_cuda(nb::module_& m);  // copper._core._cuda: streams, events, memory pool
+void bind_profiler(nb::module_& m);  // copper._core._profiler: benchmark
 void bind_linalg(nb::module_& m, ArrayClass& cls);  // matmul, dot, einsum, diagonal, tril, ...
 void bind_random(nb::module_& m);  // copper._core._random: Generator, RandomState
 void bind_linalg_decomp(nb::module_& m);  // copper._core._linalg: numpy.linalg
+void bind_raw_kernels(nb::module_& m);  // RawKernel, RawModule
 
+void bind_user_kernels(nb::module_& m);  // ElementwiseKernel, ReductionKernel (both devices)
 }  // namespace copper::python

@@ -16,7 +16,10 @@ NB_MODULE(_core, m) {
   bind_ranges(m);
   bind_format(m, cls);
   bind_cuda(m);
+  bind_profiler(m);
   bind_linalg(m, cls);
   bind_random(m);
   bind_linalg_decomp(m);
+  bind_raw_kernels(m);
+  bind_user_kernels(m);
 }

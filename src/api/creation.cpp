@@ -5,6 +5,7 @@
 #include <complex>
 
 #include "api/array_factory.h"
+#include "api/cuda_peer_copy.h"
 #include "copper/manipulation.hpp"
 
 namespace copper {
@@ -82,6 +83,8 @@ ndarray copy(const ndarray& a) { return astype(a, a.dtype(), Casting::unsafe, tr
 ndarray asarray(const ndarray& a, std::optional<DType> dtype, Device device) {
   DType t = dtype.value_or(a.dtype());
   if (a.device() == device) return astype(a, t, Casting::unsafe, false);
+  // Between two GPUs: one device-to-device copy (api/cuda_peer_copy.h).
+  if (auto moved = api::copy_between_gpus(a, device)) return astype(*moved, t, Casting::unsafe, false);
   // Across devices: through host memory in C order, then cast on the target.
   ndarray contiguous = ascontiguousarray(a);
   std::vector<unsigned char> host(static_cast<std::size_t>(contiguous.nbytes()));

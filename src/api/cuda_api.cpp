@@ -8,7 +8,9 @@
 
 #ifdef COPPER_HAVE_CUDA
 #include "backend/cuda/cuda_context.h"
+#include "backend/cuda/cuda_graph.h"
 #include "backend/cuda/cuda_memory.h"
+#include "backend/cuda/cuda_peer.h"
 #endif
 
 namespace copper::cuda {
@@ -53,6 +55,7 @@ Stream Stream::null(int device) {
 }
 
 void Stream::synchronize() const {
+  rt::refuse_during_capture(state_->device, "Stream.synchronize");
   rt::make_current(state_->device);
   CUresult r = rt::driver().cuStreamSynchronize(state_->handle);
   if (r != CUDA_SUCCESS) {
@@ -61,6 +64,7 @@ void Stream::synchronize() const {
 }
 
 bool Stream::done() const {
+  if (state_->capturing.load()) throw RuntimeError("Stream.done cannot be asked of a capturing stream");
   rt::make_current(state_->device);
   CUresult r = rt::driver().cuStreamQuery(state_->handle);
   if (r == CUDA_ERROR_NOT_READY) return false;
@@ -70,6 +74,18 @@ bool Stream::done() const {
 
 std::uintptr_t Stream::handle() const { return reinterpret_cast<std::uintptr_t>(state_->handle); }
 int Stream::device() const { return state_->device; }
+
+void Stream::begin_capture() { rt::begin_capture(state_); }
+Graph Stream::end_capture() { return Graph(rt::end_capture(*state_)); }
+bool Stream::is_capturing() const { return rt::is_capturing(*state_); }
+
+void Graph::launch() const { rt::launch_graph(*state_, rt::current_stream_state(state_->device)); }
+void Graph::launch(const Stream& stream) const { rt::launch_graph(*state_, *stream.state()); }
+void Graph::upload(const Stream& stream) const { rt::upload_graph(*state_, *stream.state()); }
+int Graph::device() const { return state_->device; }
+std::size_t Graph::num_nodes() const { return state_->nodes; }
+
+std::uint64_t launch_count() { return rt::launch_counter.load(std::memory_order_relaxed); }
 
 Stream current_stream(int device) { return Stream(rt::current_stream_shared(resolve(device))); }
 void set_current_stream(const Stream& stream) { rt::set_current_stream_shared(stream.state()); }
@@ -95,6 +111,7 @@ void Event::record(const Stream& stream) {
 }
 
 void Event::synchronize() const {
+  rt::refuse_during_capture(state_->device, "Event.synchronize");
   rt::make_current(state_->device);
   CUresult r = rt::driver().cuEventSynchronize(state_->handle);
   if (r != CUDA_SUCCESS) rt::raise_async_error(r, "(an op before the event)", "Event.synchronize");
@@ -127,6 +144,7 @@ float elapsed_time(const Event& start, const Event& end) {
 
 void synchronize(int device) {
   device = resolve(device);
+  rt::refuse_during_capture(device, "synchronize");
   rt::make_current(device);
   CUresult r = rt::driver().cuCtxSynchronize();
   if (r != CUDA_SUCCESS) {
@@ -138,6 +156,12 @@ MemoryStats memory_stats(int device) { return rt::memory_stats(resolve(device));
 void set_memory_limit(std::size_t bytes, int device) { rt::set_memory_limit(resolve(device), bytes); }
 void free_all_blocks(int device) { rt::free_all_blocks(resolve(device)); }
 void reset_peak_memory(int device) { rt::reset_peak_memory(resolve(device)); }
+
+int get_device() { return current_device(); }
+void set_device(int device) { set_default_device(Device{DeviceType::cuda, resolve(device)}); }
+bool can_access_peer(int device, int peer) { return rt::can_access_peer(resolve(device), resolve(peer)); }
+DeviceProperties device_properties(int device) { return rt::device_properties(resolve(device)); }
+std::string compute_capability(int device) { return std::to_string(rt::device_info(resolve(device)).arch); }
 
 #else  // built without the CUDA backend
 
@@ -169,6 +193,20 @@ MemoryStats memory_stats(int) { unavailable(); }
 void set_memory_limit(std::size_t, int) { unavailable(); }
 void free_all_blocks(int) { unavailable(); }
 void reset_peak_memory(int) { unavailable(); }
+void Stream::begin_capture() { unavailable(); }
+Graph Stream::end_capture() { unavailable(); }
+bool Stream::is_capturing() const { unavailable(); }
+void Graph::launch() const { unavailable(); }
+void Graph::launch(const Stream&) const { unavailable(); }
+void Graph::upload(const Stream&) const { unavailable(); }
+int Graph::device() const { unavailable(); }
+std::size_t Graph::num_nodes() const { unavailable(); }
+std::uint64_t launch_count() { return 0; }
+int get_device() { unavailable(); }
+void set_device(int) { unavailable(); }
+bool can_access_peer(int, int) { unavailable(); }
+DeviceProperties device_properties(int) { unavailable(); }
+std::string compute_capability(int) { unavailable(); }
 
 #endif
 

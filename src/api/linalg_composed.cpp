@@ -1,6 +1,6 @@
 // lstsq, pinv, matrix_rank, matrix_power and cond, composed from svd/inv and copper's
-// own ufuncs, reductions and matmul (so everything but the factorizations runs on the
-// array's device).
+// own ufuncs, reductions and matmul: everything runs on the array's device (lstsq reads
+// back only its rank).
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -101,7 +101,9 @@ LstsqResult lstsq(const ndarray& a, const ndarray& b, std::optional<double> rcon
   const bool vector = b.ndim() == 1;
   const DType result = result_type({&a, &b});
   const DType real = real_dtype(result);
-  const double cut = rcond ? *rcond : std::numeric_limits<double>::epsilon() * static_cast<double>(std::max(m, n));
+  // NumPy's default cutoff is eps * max(M, N) of the dtype the SVD runs in (double there;
+  // float32 for float32 input on a GPU, as CuPy).
+  const double cut = rcond ? *rcond : eps_of(compute_type(result, a.device())) * static_cast<double>(std::max(m, n));
   const ndarray a_cast = a.dtype() == result ? a : astype(a, result);
   ndarray b2 = b.dtype() == result ? b : astype(b, result);
   if (vector) b2 = reshape(b2, {m, 1});
@@ -110,10 +112,10 @@ LstsqResult lstsq(const ndarray& a, const ndarray& b, std::optional<double> rcon
   const SVDResult f = svd(a_cast, false);
   LstsqResult r;
   r.s = f.S;
-  const std::vector<double> s_host = to_host<double>(f.S);
-  const double threshold = s_host.empty() ? 0 : cut * s_host.front();
-  r.rank = std::count_if(s_host.begin(), s_host.end(), [&](double v) { return v > threshold; });
+  // The rank is a host integer (as NumPy's): one small read of a count made on the device.
+  const ndarray threshold = f.S.size() ? multiply(amax(f.S), cut) : zeros({}, real, a.device());
   const ndarray kept = greater(f.S, threshold);
+  r.rank = count_nonzero(kept).to_vector<std::int64_t>().front();
   const ndarray s_inv = where(kept, divide(1.0, where(kept, f.S, 1.0)), 0.0);
   ndarray x = matmul(conj_transpose(f.Vh), multiply(expand_dims(s_inv, {-1}), matmul(conj_transpose(f.U), b2)));
   if (x.dtype() != result) x = astype(x, result);

@@ -1,75 +1,53 @@
-// det, slogdet, inv, solve, cholesky: LU (?getrf/?gesv) and Cholesky (?potrf) per matrix
-// of a stack, on the host. A row-major matrix is LAPACK's column-major transpose, which
-// these routines can take as is (det(A^T) = det(A); see each function for the rest).
+// det, slogdet, inv, solve, cholesky through the device's DenseSolver (LU: getrf/getrs;
+// Cholesky: potrf). A C-order matrix is the column-major transpose the solvers take,
+// which these routines use as is: det(A^T) = det(A), inv and solve go through getrs
+// with or without transposition, and Cholesky takes the other triangle (see each).
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <utility>
 
+#include "api/array_factory.h"
 #include "api/linalg_support.h"
-#include "backend/cpu/cpu_lapack.h"
+#include "copper/creation.hpp"
 #include "copper/linalg.hpp"
+#include "copper/manipulation.hpp"
+#include "copper/reductions.hpp"
+#include "copper/ufuncs.hpp"
 
 namespace copper::linalg {
 namespace {
 
 using namespace api::linalg_detail;
-using namespace copper::backend::cpu;
 
-template <class T>
-int getrf(int n, T* a, int* ipiv) {
-  int info = 0;
-  (std::is_same_v<T, double> ? lapack().dgetrf : lapack().zgetrf)(&n, &n, a, &n, ipiv, &info);
-  return info;
+// LU factors of every matrix of the square stack `a` (packed, compute dtype t) and
+// their pivots; getrf's info goes to row 0 of `info`.
+struct LU {
+  ndarray factors, ipiv;
+};
+LU lu_factor(const ndarray& a, DType t, const ndarray& info) {
+  LU lu{packed_copy(a, t), ndarray()};
+  const std::int64_t count = lu.factors.shape()[0], n = lu.factors.shape()[1];
+  lu.ipiv = empty({count, n}, int64, a.device());
+  solver_for(a.device()).getrf(column_major(lu.factors), static_cast<std::int64_t*>(lu.ipiv.data()),
+                               static_cast<int*>(info.data()));
+  return lu;
 }
 
-template <class T>
-int gesv(int n, int nrhs, T* a, int* ipiv, T* b) {
-  int info = 0;
-  (std::is_same_v<T, double> ? lapack().dgesv : lapack().zgesv)(&n, &nrhs, a, &n, ipiv, b, &n, &info);
-  return info;
-}
-
-template <class T>
-int potrf(char uplo, int n, T* a) {
-  int info = 0;
-  (std::is_same_v<T, double> ? lapack().dpotrf : lapack().zpotrf)(&uplo, &n, a, &n, &info, 1);
-  return info;
-}
-
-}  // namespace
-
-namespace {
-
-// Sign and log|det| of every matrix of the stack, in double precision.
-template <class T>
-std::pair<std::vector<T>, std::vector<real_t<T>>> slogdet_host(const ndarray& a) {
-  using R = real_t<T>;
-  const std::int64_t n = a.shape().back();
-  std::vector<T> data = to_host<T>(a);
-  const std::int64_t count = shape_size(batch_of(a));
-  std::vector<T> sign(count);
-  std::vector<R> logdet(count);
-  std::vector<int> ipiv(n);
-  for (std::int64_t b = 0; b < count; ++b) {
-    T* m = data.data() + b * n * n;
-    T s = 1;
-    R l = 0;
-    if (n > 0 && getrf<T>(static_cast<int>(n), m, ipiv.data()) > 0) {
-      s = 0;
-      l = -std::numeric_limits<R>::infinity();
-    } else {
-      for (std::int64_t i = 0; i < n; ++i) {
-        const T d = m[i * n + i];
-        const R mag = std::abs(d);
-        s *= (ipiv[i] != i + 1 ? T(-1) : T(1)) * (d / mag);
-        l += std::log(mag);
-      }
-    }
-    sign[b] = s;
-    logdet[b] = l;
-  }
-  return {std::move(sign), std::move(logdet)};
+// Sign and log|det| of every matrix (count >= 1, n >= 1), in the compute dtype, all on
+// the device: from U's diagonal and the number of row interchanges. A zero pivot
+// (singular matrix) gives sign 0 and log|det| = -inf without reading info back.
+std::pair<ndarray, ndarray> sign_and_log(const ndarray& a, DType t) {
+  const ndarray info = new_info(shape_size(batch_of(a)), a.device());
+  const LU lu = lu_factor(a, t, info);
+  const std::int64_t n = lu.factors.shape()[1];
+  const ndarray d = diagonal(lu.factors, 0, -2, -1);  // (count, n)
+  const ndarray magnitude = absolute(d);
+  const ndarray zero = equal(magnitude, 0);
+  const ndarray logdet = sum(log(magnitude), Axes(-1));
+  const ndarray phase = where(zero, 0, divide(d, where(zero, 1, magnitude)));
+  const ndarray swaps = count_nonzero(not_equal(lu.ipiv, arange(1, n + 1, 1, int64, a.device())), Axes(-1));
+  const ndarray parity = subtract(1, multiply(2, remainder(swaps, 2)));  // (-1)^swaps
+  return {multiply(prod(phase, Axes(-1)), astype(parity, t)), logdet};
 }
 
 }  // namespace
@@ -77,21 +55,20 @@ std::pair<std::vector<T>, std::vector<real_t<T>>> slogdet_host(const ndarray& a)
 SlogdetResult slogdet(const ndarray& a) {
   check_stacked_square(a);
   const DType result = result_type({&a});
-  return dispatch(work_type(result), [&]<class T>() {
-    auto [sign, logdet] = slogdet_host<T>(a);
-    return SlogdetResult{to_device(sign, batch_of(a), result, a.device()),
-                         to_device(logdet, batch_of(a), real_dtype(result), a.device())};
-  });
+  const Shape batch = batch_of(a);
+  if (shape_size(batch) == 0 || a.shape().back() == 0)  // det of a 0x0 matrix is 1
+    return SlogdetResult{ones(batch, result, a.device()), zeros(batch, real_dtype(result), a.device())};
+  auto [sign, logdet] = sign_and_log(a, compute_type(result, a.device()));
+  return SlogdetResult{reshape(astype(sign, result), batch), reshape(astype(logdet, real_dtype(result)), batch)};
 }
 
 ndarray det(const ndarray& a) {
   check_stacked_square(a);
   const DType result = result_type({&a});
-  return dispatch(work_type(result), [&]<class T>() {
-    auto [sign, logdet] = slogdet_host<T>(a);  // det = sign * exp(logdet), as NumPy computes it
-    for (std::size_t i = 0; i < sign.size(); ++i) sign[i] *= std::exp(logdet[i]);
-    return to_device(sign, batch_of(a), result, a.device());
-  });
+  const Shape batch = batch_of(a);
+  if (shape_size(batch) == 0 || a.shape().back() == 0) return ones(batch, result, a.device());
+  auto [sign, logdet] = sign_and_log(a, compute_type(result, a.device()));
+  return reshape(astype(multiply(sign, exp(logdet)), result), batch);  // as NumPy computes it
 }
 
 ndarray inv(const ndarray& a) { return api::linalg_detail::inverse(a, true); }
@@ -103,24 +80,27 @@ namespace copper::api::linalg_detail {
 ndarray inverse(const ndarray& a, bool raise_if_singular) {
   check_stacked_square(a);
   const DType result = result_type({&a});
-  const std::int64_t n = a.shape().back();
-  return dispatch(work_type(result), [&]<class T>() {
-    // Row-major A is column-major A^T: solving A^T X = I there gives X = inv(A)^T, which
-    // reads back row-major as inv(A).
-    std::vector<T> data = to_host<T>(a);
-    std::vector<T> out(data.size());
-    std::vector<int> ipiv(n);
-    const std::int64_t count = n == 0 ? 0 : static_cast<std::int64_t>(data.size()) / (n * n);
-    for (std::int64_t b = 0; b < count; ++b) {
-      T* x = out.data() + b * n * n;
-      for (std::int64_t i = 0; i < n; ++i) x[i * n + i] = 1;
-      if (linalg::gesv<T>(static_cast<int>(n), static_cast<int>(n), data.data() + b * n * n, ipiv.data(), x) > 0) {
-        if (raise_if_singular) throw LinAlgError("Singular matrix");
-        std::fill(x, x + n * n, T(std::numeric_limits<double>::quiet_NaN()));
-      }
-    }
-    return to_device(out, a.shape(), result, a.device());
-  });
+  const std::int64_t n = a.shape().back(), count = shape_size(batch_of(a));
+  if (count == 0 || n == 0) return empty(a.shape(), result, a.device());
+  const DType t = compute_type(result, a.device());
+  // Row-major A is column-major A^T: solving A^T X = I there gives X = inv(A)^T, which
+  // reads back row-major as inv(A).
+  const ndarray info = new_info(count, a.device(), 2);
+  const copper::linalg::LU lu = copper::linalg::lu_factor(a, t, info);
+  ndarray x = copy(broadcast_to(eye(n, std::nullopt, 0, t, a.device()), {count, n, n}));
+  solver_for(a.device()).getrs(false, column_major(lu.factors), static_cast<const std::int64_t*>(lu.ipiv.data()),
+                               column_major(x), static_cast<int*>(info.data()) + count);
+  const std::vector<int> status = read_info(info);
+  const std::vector<int> getrf_status(status.begin(), status.begin() + count);
+  if (raise_if_singular) {
+    raise_if_failed(getrf_status, "Singular matrix");
+  } else if (std::any_of(getrf_status.begin(), getrf_status.end(), [](int v) { return v > 0; })) {
+    std::vector<std::uint8_t> singular(getrf_status.size());
+    for (std::size_t i = 0; i < singular.size(); ++i) singular[i] = getrf_status[i] > 0;
+    const ndarray mask = reshape(array(singular.data(), {count}, bool_, a.device()), {count, 1, 1});
+    x = where(mask, std::numeric_limits<double>::quiet_NaN(), x);
+  }
+  return reshape(astype(x, result), a.shape());
 }
 
 }  // namespace copper::api::linalg_detail
@@ -143,43 +123,37 @@ ndarray solve(const ndarray& a, const ndarray& b) {
   const std::int64_t k = vector ? 1 : b.shape().back();
   const Shape batch = vector ? batch_of(a) : broadcast_shapes({batch_of(a), batch_of(b)});
   const DType result = result_type({&a, &b});
-  const Device device = a.device();
+  const Device device = api::common_device({&a, &b}, a.device());
   const Shape out_shape = vector ? with_core(batch, {n}) : with_core(batch, {n, k});
-  return dispatch(work_type(result), [&]<class T>() {
-    std::vector<T> as = to_host<T>(broadcast_to(a, with_core(batch, {n, n})));
-    std::vector<T> bs = to_host<T>(vector ? broadcast_to(b, with_core(batch, {n})) : broadcast_to(b, out_shape));
-    std::vector<T> fa(n * n), fb(n * k);
-    std::vector<int> ipiv(n);
-    const std::int64_t count = shape_size(batch);
-    for (std::int64_t i = 0; i < count && n > 0 && k > 0; ++i) {
-      to_fortran(as.data() + i * n * n, n, n, fa.data(), n);
-      to_fortran(bs.data() + i * n * k, n, k, fb.data(), n);
-      if (gesv<T>(static_cast<int>(n), static_cast<int>(k), fa.data(), ipiv.data(), fb.data()) > 0)
-        throw LinAlgError("Singular matrix");
-      from_fortran(fb.data(), n, k, n, bs.data() + i * n * k);
-    }
-    return to_device(bs, out_shape, result, device);
-  });
+  const std::int64_t count = shape_size(batch);
+  if (count == 0 || n == 0 || k == 0) return empty(out_shape, result, device);
+  const DType t = compute_type(result, device);
+  // getrf factors A^T (the C-order copy); getrs with transposition then solves A X = B.
+  // B must be column-major n x k: a vector already is, a matrix is copied transposed.
+  const ndarray info = new_info(count, device, 2);
+  const LU lu = lu_factor(broadcast_to(a, with_core(batch, {n, n})), t, info);
+  const ndarray x = vector ? packed_copy(expand_dims(broadcast_to(b, with_core(batch, {n})), {-2}), t)
+                           : packed_copy(broadcast_to(b, out_shape), t, true);
+  solver_for(device).getrs(true, column_major(lu.factors), static_cast<const std::int64_t*>(lu.ipiv.data()),
+                           column_major(x), static_cast<int*>(info.data()) + count);
+  raise_if_failed(read_info(info), "Singular matrix");
+  if (vector) return reshape(astype(x, result), out_shape);
+  return astype(swapaxes(reshape(x, with_core(batch, {k, n})), -1, -2), result);  // a C-contiguous copy
 }
 
 ndarray cholesky(const ndarray& a, bool upper) {
   check_stacked_square(a);
   const DType result = result_type({&a});
-  const std::int64_t n = a.shape().back();
-  return dispatch(work_type(result), [&]<class T>() {
-    // Row-major A is column-major conj(A): potrf 'U' there gives conj(A) = U^H U, and U
-    // read row-major is U^T = L with A = L L^H. 'L' likewise gives NumPy's upper factor.
-    std::vector<T> data = to_host<T>(a);
-    const std::int64_t count = n == 0 ? 0 : static_cast<std::int64_t>(data.size()) / (n * n);
-    for (std::int64_t b = 0; b < count; ++b) {
-      T* m = data.data() + b * n * n;
-      if (potrf<T>(upper ? 'L' : 'U', static_cast<int>(n), m) != 0) throw LinAlgError("Matrix is not positive definite");
-      for (std::int64_t i = 0; i < n; ++i)
-        for (std::int64_t j = 0; j < n; ++j)
-          if (upper ? j < i : j > i) m[i * n + j] = 0;
-    }
-    return to_device(data, a.shape(), result, a.device());
-  });
+  const std::int64_t n = a.shape().back(), count = shape_size(batch_of(a));
+  if (count == 0 || n == 0) return empty(a.shape(), result, a.device());
+  // Row-major A is column-major conj(A): potrf 'U' there gives conj(A) = U^H U, and U
+  // read row-major is U^T = L with A = L L^H. 'L' likewise gives NumPy's upper factor.
+  const ndarray f = packed_copy(a, compute_type(result, a.device()));
+  const ndarray info = new_info(count, a.device());
+  solver_for(a.device()).potrf(upper, column_major(f), static_cast<int*>(info.data()));
+  raise_if_failed(read_info(info), "Matrix is not positive definite");
+  const ndarray factor = upper ? triu(f) : tril(f);  // the other triangle still holds A
+  return reshape(astype(factor, result, Casting::unsafe, false), a.shape());
 }
 
 }  // namespace copper::linalg

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "api/linalg_support.h"
+#include "api/reduction_support.h"
 #include "copper/linalg.hpp"
 #include "copper/manipulation.hpp"
 #include "copper/reductions.hpp"
@@ -14,10 +15,10 @@ namespace {
 
 constexpr double inf = std::numeric_limits<double>::infinity();
 
-// |x|^2 elementwise, real-valued (conj(x) * x for complex x).
-ndarray squared_magnitude(const ndarray& x) {
-  if (is_complex(x.dtype())) return add(square(x.real()), square(x.imag()));
-  return multiply(x, x);
+// The sum of |x|^2 over `axes` in one pass (no |x|^2 temporary), in x's real type.
+ndarray sum_of_squares(const ndarray& x, const Axes& axes, bool keepdims = false) {
+  const api::ReducePlan plan = api::plan_reduction(x, axes, keepdims);
+  return api::run_reduce(ops::ReduceOp::sumsq, x, plan, real_dtype(x.dtype()), std::nullopt, "add");
 }
 
 int normalized_axis(int axis, int ndim) {
@@ -32,7 +33,8 @@ std::string order_text(const NormOrder& ord) {
 }
 
 ndarray vector_norm(const ndarray& x, const NormOrder& ord, int axis, bool keepdims) {
-  const ReduceOptions keep{.keepdims = keepdims};
+  ReduceOptions keep;
+  keep.keepdims = keepdims;
   if (std::holds_alternative<std::string>(ord))
     throw ValueError("Invalid norm order '" + order_text(ord) + "' for vectors");
   const double p = std::holds_alternative<std::monostate>(ord) ? 2.0 : std::get<double>(ord);
@@ -40,7 +42,7 @@ ndarray vector_norm(const ndarray& x, const NormOrder& ord, int axis, bool keepd
   if (p == -inf) return amin(absolute(x), Axes(axis), keep);
   if (p == 0) return sum(astype(not_equal(x, 0), real_dtype(x.dtype())), Axes(axis), keep);
   if (p == 1) return sum(absolute(x), Axes(axis), keep);
-  if (p == 2) return sqrt(sum(squared_magnitude(x), Axes(axis), keep));
+  if (p == 2) return sqrt(sum_of_squares(x, Axes(axis), keepdims));
   const ndarray total = sum(power(absolute(x), p), Axes(axis), keep);
   return power(total, 1.0 / p);
 }
@@ -49,7 +51,7 @@ ndarray matrix_norm(const ndarray& x, const NormOrder& ord, int row_axis, int co
   // Singular values of the (row_axis, col_axis) matrices, moved to the end.
   auto singular_values = [&] { return svdvals(moveaxis(x, {row_axis, col_axis}, {-2, -1})); };
   if (std::holds_alternative<std::monostate>(ord) || order_text(ord) == "fro" || order_text(ord) == "f")
-    return sqrt(sum(squared_magnitude(x), Axes({row_axis, col_axis})));
+    return sqrt(sum_of_squares(x, Axes({row_axis, col_axis})));
   if (order_text(ord) == "nuc") return sum(singular_values(), Axes(-1));
   if (std::holds_alternative<std::string>(ord)) throw ValueError("Invalid norm order for matrices.");
   const double p = std::get<double>(ord);
@@ -79,7 +81,7 @@ ndarray norm(const ndarray& x_in, const NormOrder& ord, std::optional<std::vecto
     const bool frobenius = std::holds_alternative<std::monostate>(ord) || ((text == "f" || text == "fro") && nd == 2) ||
                            (p && *p == 2 && nd == 1);
     if (frobenius) {  // the 2-norm of all elements, whatever the shape
-      ndarray r = sqrt(sum(squared_magnitude(x)));
+      ndarray r = sqrt(sum_of_squares(x, Axes()));
       return keepdims ? reshape(r, Shape(nd, 1)) : r;
     }
     axis = std::vector<int>();

@@ -1,13 +1,13 @@
-// Shared pieces of copper::linalg: NumPy's type rules and shape checks, and the host
-// round trip of the LAPACK-backed routines (stacks of matrices in C order on the host,
-// column-major copies for LAPACK). GPU arrays take the same host path until cuSOLVER.
+// Shared pieces of copper::linalg: NumPy's type rules and shape checks, and the plumbing
+// around the backend's DenseSolver (backend/dense_solver.h): packed working copies in
+// the compute dtype, info arrays read back once per call, LinAlgError. Everything stays
+// on the array's device; both backends take exactly the same path through here.
 #pragma once
-#include <complex>
 #include <cstdint>
+#include <initializer_list>
 #include <vector>
 
-#include "copper/creation.hpp"
-#include "copper/manipulation.hpp"
+#include "backend/dense_solver.h"
 #include "copper/ndarray.hpp"
 
 namespace copper::api::linalg_detail {
@@ -15,8 +15,12 @@ namespace copper::api::linalg_detail {
 // NumPy's _commonType: the result dtype (float32/float64/complex64/complex128); integer
 // and bool input gives float64; float16 raises TypeError.
 DType result_type(std::initializer_list<const ndarray*> arrays);
-// The dtype LAPACK runs in: float64 or complex128 (NumPy computes single precision in double).
-inline DType work_type(DType result) { return is_complex(result) ? complex128 : float64; }
+// The dtype the factorization runs in. NumPy runs float32/complex64 input through
+// double-precision LAPACK and casts the results back, and the CPU does the same; GPUs
+// run single precision as CuPy does (cuSOLVER's s/c routines: faster, half the memory,
+// results within float32 rounding of the double-precision ones for well-conditioned input).
+DType compute_type(DType result, Device device);
+
 void check_stacked_2d(const ndarray& a);      // LinAlgError below 2-d
 void check_stacked_square(const ndarray& a);  // LinAlgError unless the last two dims are equal
 inline Shape batch_of(const ndarray& a) { return Shape(a.shape().begin(), a.shape().end() - 2); }
@@ -25,57 +29,25 @@ inline Shape with_core(Shape batch, std::initializer_list<std::int64_t> core) {
   return batch;
 }
 
+// The device's solver; RuntimeError where the backend has none.
+backend::DenseSolver& solver_for(Device device);
+
+// A fresh C-contiguous copy of the stack `a` (..., r, c) cast to t, shaped (count, r, c):
+// each matrix, read column-major, is a's transpose (c x r). With `transposed`, the copy
+// holds swapaxes(a, -1, -2) instead, so the column-major matrices are a's own (r x c).
+ndarray packed_copy(const ndarray& a, DType t, bool transposed = false);
+// The column-major stack a packed (count, R, C) C-contiguous array holds: count matrices
+// of C rows and R columns.
+backend::MatrixStack column_major(const ndarray& packed);
+
+// info arrays: int32 (rows, count) on `device`, one row per routine called.
+ndarray new_info(std::int64_t count, Device device, std::int64_t rows = 1);
+// The info values on the host: one small device-to-host copy (synchronizes).
+std::vector<int> read_info(const ndarray& info);
+// LinAlgError(message) when any of `info` is positive (LAPACK's numerical failure).
+void raise_if_failed(const std::vector<int>& info, const char* message);
+
 // inv of every matrix of a stack; singular ones raise LinAlgError or, for cond, give NaNs.
 ndarray inverse(const ndarray& a, bool raise_if_singular);
-
-// Element types of the work dtypes.
-template <class T>
-struct Real {
-  using type = T;
-};
-template <class R>
-struct Real<std::complex<R>> {
-  using type = R;
-};
-template <class T>
-using real_t = typename Real<T>::type;
-template <class T>
-inline constexpr DType work_dtype_of = std::is_same_v<T, double> ? float64 : complex128;
-
-// `a` cast to T's dtype, in C order on the host.
-template <class T>
-std::vector<T> to_host(const ndarray& a) {
-  const ndarray cast = a.dtype() == work_dtype_of<T> ? a : astype(a, work_dtype_of<T>);
-  std::vector<T> data(static_cast<std::size_t>(cast.size()));
-  if (!data.empty()) cast.copy_to_host(data.data());
-  return data;
-}
-
-// Host data (dtype of T) as an array of dtype `result` on `device`.
-template <class T>
-ndarray to_device(const std::vector<T>& data, const Shape& shape, DType result, Device device) {
-  const DType own = work_dtype_of<T>;
-  ndarray out = array(data.data(), shape, own, device);
-  return own == result ? out : astype(out, result);
-}
-
-// Row-major (m, n) <-> column-major (m, n) with leading dimension ld >= m.
-template <class T>
-void to_fortran(const T* src, std::int64_t m, std::int64_t n, T* dst, std::int64_t ld) {
-  for (std::int64_t i = 0; i < m; ++i)
-    for (std::int64_t j = 0; j < n; ++j) dst[j * ld + i] = src[i * n + j];
-}
-template <class T>
-void from_fortran(const T* src, std::int64_t m, std::int64_t n, std::int64_t ld, T* dst) {
-  for (std::int64_t i = 0; i < m; ++i)
-    for (std::int64_t j = 0; j < n; ++j) dst[i * n + j] = src[j * ld + i];
-}
-
-// Runs fn.template operator()<T>() with T = double or std::complex<double> for the work dtype.
-template <class F>
-decltype(auto) dispatch(DType work, F&& fn) {
-  if (work == complex128) return fn.template operator()<std::complex<double>>();
-  return fn.template operator()<double>();
-}
 
 }  // namespace copper::api::linalg_detail

@@ -1,8 +1,7 @@
 // choice, permutation and shuffle: index sequences made on the host from a counter
-// stream (so identical on every device), then rows gathered through host memory.
+// stream (so identical on every device), then rows gathered on the array's device.
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <numeric>
 #include <unordered_map>
@@ -23,17 +22,16 @@ std::uint64_t bounded(Stream& s, std::uint64_t bound) {
   return ops::philox::bounded128(hi, s.next64(), bound);
 }
 
-// Rows of `a` (along axis 0) picked by `rows`, as a new array on a's device.
+// Rows of `a` (along axis 0) picked by `rows`, as a new array on a's device: the
+// indices go to the device, the rows never leave it (Backend::take_rows).
 ndarray gather_rows(const ndarray& a, const std::vector<std::int64_t>& rows, const Shape& index_shape) {
-  const std::int64_t row_bytes = a.ndim() ? shape_size(Shape(a.shape().begin() + 1, a.shape().end())) * a.itemsize() : 0;
-  std::vector<char> host(static_cast<std::size_t>(a.nbytes()));
-  a.copy_to_host(host.data());
-  std::vector<char> picked(static_cast<std::size_t>(row_bytes) * rows.size());
-  for (std::size_t k = 0; k < rows.size(); ++k)
-    std::memcpy(picked.data() + k * row_bytes, host.data() + rows[k] * row_bytes, static_cast<std::size_t>(row_bytes));
   Shape shape = index_shape;
   shape.insert(shape.end(), a.shape().begin() + 1, a.shape().end());
-  return array(picked.data(), shape, a.dtype(), a.device());
+  ndarray out = api::allocate(shape, a.dtype(), a.device());
+  if (out.size() == 0) return out;
+  const ndarray idx = array(rows.data(), Shape{static_cast<std::int64_t>(rows.size())}, int64, a.device());
+  api::backend_of(a).take_rows(backend::view_of(a), backend::view_of(idx), backend::view_of(out));
+  return out;
 }
 
 // A uniformly random permutation of [0, n) (Fisher-Yates on one stream).
@@ -159,7 +157,7 @@ ndarray Generator::permutation(const ndarray& x) {
 void Generator::shuffle(ndarray& x) {
   if (x.ndim() == 0) throw TypeError("len() of unsized object");
   std::vector<std::int64_t> idx = permuted_indices(*this, x.shape()[0]);
-  x.assign(gather_rows(x, idx, Shape{x.shape()[0]}));
+  x.assign(gather_rows(x, idx, Shape{x.shape()[0]}));  // gathered into a temporary, copied back
 }
 
 }  // namespace copper::random

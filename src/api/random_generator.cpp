@@ -61,39 +61,6 @@ ndarray draw(Generator& g, RKind kind, const Shape& size, DType dtype, double a,
   return target;
 }
 
-ndarray host_draw_double(Generator& g, const Shape& size, DType dtype,
-                         const std::function<double(ops::philox::Stream&)>& sample) {
-  check_size(size);
-  const std::int64_t n = shape_size(size);
-  if (n > 0xffffffffLL) throw ValueError("random: at most 2**32 - 1 values per draw from this distribution");
-  const ops::philox::RandomParams p = GeneratorAccess::take(g, 1);
-  std::vector<double> values(static_cast<std::size_t>(n));
-  backend::cpu::parallel_for(n, 1024, [&](std::int64_t begin, std::int64_t end) {
-    for (std::int64_t i = begin; i < end; ++i) {
-      ops::philox::Stream s(p, static_cast<std::uint32_t>(i));
-      values[static_cast<std::size_t>(i)] = sample(s);
-    }
-  });
-  ndarray a = array(values.data(), size, float64, default_device());
-  return dtype == float64 ? a : a.astype(dtype);
-}
-
-ndarray host_draw_int64(Generator& g, const Shape& size,
-                        const std::function<std::int64_t(ops::philox::Stream&)>& sample) {
-  check_size(size);
-  const std::int64_t n = shape_size(size);
-  if (n > 0xffffffffLL) throw ValueError("random: at most 2**32 - 1 values per draw from this distribution");
-  const ops::philox::RandomParams p = GeneratorAccess::take(g, 1);
-  std::vector<std::int64_t> values(static_cast<std::size_t>(n));
-  backend::cpu::parallel_for(n, 1024, [&](std::int64_t begin, std::int64_t end) {
-    for (std::int64_t i = begin; i < end; ++i) {
-      ops::philox::Stream s(p, static_cast<std::uint32_t>(i));
-      values[static_cast<std::size_t>(i)] = sample(s);
-    }
-  });
-  return array(values.data(), size, int64, default_device());
-}
-
 ndarray Generator::random_raw(const Shape& size) {
   return draw(*this, RKind::raw, size, uint64, 0.0, 1.0, nullptr, "random_raw");
 }
@@ -116,7 +83,7 @@ ndarray Generator::standard_normal(const Shape& size, DType dtype, const ndarray
 }
 
 ndarray Generator::normal(double loc, double scale, const Shape& size) {
-  if (scale < 0) throw ValueError("scale < 0");
+  if (std::signbit(scale) && !std::isnan(scale)) throw ValueError("scale < 0");
   return draw(*this, RKind::normal, size, float64, loc, scale, nullptr, "normal");
 }
 
@@ -127,8 +94,27 @@ ndarray Generator::standard_exponential(const Shape& size, DType dtype, const nd
 }
 
 ndarray Generator::exponential(double scale, const Shape& size) {
-  if (scale < 0) throw ValueError("scale < 0");
+  if (std::signbit(scale) && !std::isnan(scale)) throw ValueError("scale < 0");
   return draw(*this, RKind::exponential, size, float64, 0.0, scale, nullptr, "exponential");
+}
+
+ndarray Generator::uniform(const Param& low, const Param& high, const OptShape& size) {
+  return uniform_params(*this, low, high, size, false);
+}
+
+ndarray Generator::normal(const Param& loc, const Param& scale, const OptShape& size) {
+  return param_draw(*this, RKind::normal, {loc, "loc", Constraint::none}, {scale, "scale", Constraint::non_negative},
+                    size, float64);
+}
+
+ndarray Generator::exponential(const Param& scale, const OptShape& size) {
+  return param_draw(*this, RKind::exponential, {Param(0.0), "loc", Constraint::none},
+                    {scale, "scale", Constraint::non_negative}, size, float64);
+}
+
+ndarray Generator::integers(const ndarray& low, const std::optional<ndarray>& high, const OptShape& size, DType dtype,
+                            bool endpoint) {
+  return integers_params(*this, low, high, size, dtype, endpoint);
 }
 
 ndarray integers_wide(Generator& g, __int128 low, __int128 high, bool endpoint, const Shape& size, DType dtype) {
@@ -155,7 +141,10 @@ ndarray integers_wide(Generator& g, __int128 low, __int128 high, bool endpoint, 
 
 ndarray Generator::integers(std::int64_t low, std::optional<std::int64_t> high, const Shape& size, DType dtype,
                             bool endpoint) {
-  if (!high) return integers_wide(*this, 0, low, endpoint, size, dtype);
+  if (!high) {
+    if (endpoint ? low < 0 : low <= 0) throw ValueError(endpoint ? "high < 0" : "high <= 0");
+    return integers_wide(*this, 0, low, endpoint, size, dtype);
+  }
   return integers_wide(*this, low, *high, endpoint, size, dtype);
 }
 

@@ -1,5 +1,7 @@
 // The legacy API (NumPy's RandomState and module functions) on the Philox engine:
 // seed(s) then rand(...) gives the same numbers as default_rng(s).random(...).
+#include <cmath>
+
 #include "api/random_internal.h"
 
 namespace copper::random {
@@ -24,10 +26,20 @@ ndarray RandomState::randint(std::int64_t low, std::optional<std::int64_t> high,
 ndarray RandomState::random_sample(const Shape& size) { return gen_.random(size); }
 ndarray RandomState::uniform(double low, double high, const Shape& size) {
   // RandomState accepts high < low (low + (high - low) * U then lies in (high, low]).
+  if (!std::isfinite(high - low)) throw OverflowError("Range exceeds valid bounds");
   return draw(gen_, ops::philox::Kind::uniform, size, float64, low, high - low, nullptr, "uniform");
 }
 ndarray RandomState::normal(double loc, double scale, const Shape& size) { return gen_.normal(loc, scale, size); }
 ndarray RandomState::standard_normal(const Shape& size) { return gen_.standard_normal(size); }
+ndarray RandomState::uniform(const Param& low, const Param& high, const OptShape& size) {
+  return uniform_params(gen_, low, high, size, true);
+}
+ndarray RandomState::normal(const Param& loc, const Param& scale, const OptShape& size) {
+  return gen_.normal(loc, scale, size);
+}
+ndarray RandomState::randint(const ndarray& low, const std::optional<ndarray>& high, const OptShape& size, DType dtype) {
+  return integers_params(gen_, low, high, size, dtype, false);
+}
 
 RandomState& global_state() {
   static RandomState state;

@@ -24,6 +24,8 @@ struct ArrayView {
 };
 ArrayView view_of(const ndarray& a);
 
+class DenseSolver;  // dense_solver.h: numpy.linalg's factorizations
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -64,6 +66,16 @@ class Backend {
   // Random numbers: out[i] (out C-contiguous, C order) from the Philox counter stream
   // that p describes (ops/philox.h), the same bits on every backend.
   virtual void random(ops::philox::Kind kind, const ops::philox::RandomParams& p, const ArrayView& out) = 0;
+  // Random numbers with per-element parameters (ops/philox_samplers.h): params[0] and
+  // params[1] have out's shape (0 strides where broadcast; float64, or 64-bit integer bits
+  // for binomial's n and integers' low/high). Block kinds (uniform, normal, exponential:
+  // out float64; integers) follow random()'s block layout; stream kinds (gamma, beta,
+  // binomial, poisson) give element i its own counter stream; out has < 2^32 elements.
+  virtual void random_params(ops::philox::Kind kind, const ops::philox::RandomParams& p,
+                             std::span<const ArrayView> params, const ArrayView& out) = 0;
+  // out[i, ...] = src[rows[i], ...]: rows int64, C-contiguous, values in [0, src.shape[0])
+  // (checked by the caller); src any strides; out C-contiguous of shape (len(rows), src.shape[1:]).
+  virtual void take_rows(const ArrayView& src, const ArrayView& rows, const ArrayView& out) = 0;
 
   // Batched matrix product: out[b..., i, j] = sum_p a[b..., i, p] * b[b..., p, j] over
   // shapes (batch..., m, k) x (batch..., k, n) -> (batch..., m, n). a, b and out share
@@ -73,6 +85,10 @@ class Backend {
   virtual void matmul(const ArrayView& a, const ArrayView& b, const ArrayView& out) = 0;
 
   virtual void synchronize() = 0;
+
+  // LAPACK-style factorizations on this device (dense_solver.h); nullptr where the
+  // backend has none.
+  virtual DenseSolver* dense_solver() { return nullptr; }
 };
 
 // The backend that runs work for `device`; throws RuntimeError if it is unavailable.

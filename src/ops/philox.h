@@ -1,16 +1,19 @@
-// The Philox4x32-10 counter-based generator and the per-block conversions to the
+// The Philox4x32-10 counter-based generator and the per-group conversions to the
 // distributions both backends generate, shared by host code and NVRTC device code
 // (no standard library under __CUDACC_RTC__).
 //
 // A draw of n elements owns a run of counter blocks starting at `offset`; block b
 // (counter = {lo32(offset + b), hi32(offset + b), 0, 0}, key = the seed's) yields
-// four 32-bit words, which become `elements_per_block` consecutive output elements.
-// So element i depends only on (key, offset, i): the CPU and the GPU produce the
-// same raw bits for any thread count or grid.
+// four 32-bit words. Consecutive blocks form groups (`blocks_per_group`, one for most
+// kinds), and group g becomes `elements_per_group` consecutive output elements. So
+// element i depends only on (key, offset, i): the CPU and the GPU produce the same raw
+// bits for any thread count or grid.
 //
-// Float conversions use only +, * (rounded one at a time, no FMA contraction) and so
-// agree bit for bit everywhere; normal and exponential also use log, sqrt, cos, sin,
-// whose device versions may differ from the host C library in the last bit.
+// Float conversions use only +, *, fma and sqrt (IEEE, correctly rounded: no FMA
+// contraction) and so agree bit for bit everywhere; normals compute their logarithm and
+// sin/cos with polynomials of this file (float32: all of it; float64: the sin/cos), and
+// exponential and float64 normals call log, whose device version may differ from the
+// host C library in the last bit.
 #pragma once
 #include "ops/scalar_types.h"
 
@@ -44,26 +47,48 @@ enum class Kind : uint32_t {
   integers = 2,     // any integer dtype or bool: low + floor(U * (range + 1))
   normal = 3,       // float64 / float32: a + b * N(0, 1)  (Box-Muller pairs)
   exponential = 4,  // float64 / float32: a + b * Exp(1)
+  // Rejection samplers, one counter stream per element (ops/philox_samplers.h); drawn
+  // through Backend::random_params only.
+  gamma = 5,      // float64 / float32: scale * Gamma(shape)   (params: shape, scale)
+  beta = 6,       // float64: Beta(a, b)                       (params: a, b)
+  binomial = 7,   // int64: Binomial(n, p)                     (params: n as int64, p)
+  poisson = 8,    // int64: Poisson(lam)                       (params: lam, unused)
 };
+
+// Whether a kind draws each element from its own counter stream (Stream below).
+COPPER_HD bool is_stream_kind(Kind kind) { return static_cast<uint32_t>(kind) >= static_cast<uint32_t>(Kind::gamma); }
 
 struct RandomParams {
   uint32_t key0, key1;
   uint64_t offset;  // first counter block of this draw
   double a, b;      // location and scale (uniform, normal, exponential)
-  uint64_t low;     // integers: low bound (two's complement bits for signed)
-  uint64_t range;   // integers: high - low, inclusive (UINT64_MAX: the whole 64-bit range)
+  uint64_t low;     // integers: low bound (two's complement bits for signed); with
+                    // per-element parameters: 1 when high is exclusive, else 0
+  uint64_t range;   // integers: high - low, inclusive (UINT64_MAX: the whole 64-bit range);
+                    // with per-element parameters: the largest range (picks the block layout)
 };
 
-// Output elements one counter block makes for a draw (the rest of the block is unused).
-COPPER_HD int elements_per_block(Kind kind, int itemsize, uint64_t range) {
+// Counter blocks per group: a GPU thread makes one group per step, so a group shares the
+// key schedule and leaves as one wide store. Normals take several blocks: float32 two
+// (8 values, 32 bytes), float64 three (12 words: 4 Box-Muller pairs of a 64-bit radius
+// word and a 32-bit angle word, 64 bytes).
+COPPER_HD int blocks_per_group(Kind kind, int itemsize) {
+  if (kind == Kind::normal) return itemsize == 4 ? 2 : 3;
+  return 1;
+}
+// Output elements one group makes for a draw (the rest of the group is unused).
+COPPER_HD int elements_per_group(Kind kind, int itemsize, uint64_t range) {
+  if (kind == Kind::normal) return 8;
   if (kind == Kind::uniform && itemsize == 4) return 4;  // float32 uses 24 bits of one word
   if (kind == Kind::integers && range > 0xffffffffull) return 1;  // 128 bits per element
   return 2;
 }
-// Counter blocks a draw of n elements consumes.
+// The largest elements_per_group (for callers' fixed-size buffers).
+constexpr int kMaxGroupElements = 8;
+// Counter blocks a draw of n elements consumes (whole groups).
 COPPER_HD uint64_t blocks_for(Kind kind, int itemsize, uint64_t range, uint64_t n) {
-  const uint64_t per = static_cast<uint64_t>(elements_per_block(kind, itemsize, range));
-  return (n + per - 1) / per;
+  const uint64_t per = static_cast<uint64_t>(elements_per_group(kind, itemsize, range));
+  return (n + per - 1) / per * static_cast<uint64_t>(blocks_per_group(kind, itemsize));
 }
 
 COPPER_HD Block block_at(const RandomParams& p, uint64_t b) {
@@ -86,7 +111,9 @@ COPPER_HD float to_unit_float(uint32_t x) { return static_cast<float>(x >> 8) * 
 __device__ __forceinline__ double affine(double a, double b, double u) { return __dadd_rn(a, __dmul_rn(b, u)); }
 __device__ __forceinline__ double log_(double x) { return ::log(x); }
 __device__ __forceinline__ double sqrt_(double x) { return ::sqrt(x); }
-__device__ __forceinline__ void sincos_(double x, double* s, double* c) { ::sincos(x, s, c); }
+// sin(pi x), cos(pi x) for x in [0, 2]: CUDA's sincospi (cheaper than sincos(2 pi u)).
+__device__ __forceinline__ void sincospi_(double x, double* s, double* c) { ::sincospi(x, s, c); }
+__device__ __forceinline__ float sqrt_(float x) { return ::sqrtf(x); }
 #else
 inline double affine(double a, double b, double u) {
   volatile double prod = b * u;  // keeps the product rounded even if FMA contraction is on
@@ -94,11 +121,28 @@ inline double affine(double a, double b, double u) {
 }
 inline double log_(double x) { return std::log(x); }
 inline double sqrt_(double x) { return std::sqrt(x); }
-inline void sincos_(double x, double* s, double* c) {
-  *s = std::sin(x);
-  *c = std::cos(x);
+// The C library has no sincospi: reduce exactly to r = x - n/2 in [-1/4, 1/4] (x is a
+// multiple of 2^-52 in [0, 2], so r is exact), take sin and cos of pi r, rotate by n.
+inline void sincospi_(double x, double* s, double* c) {
+  const double n = std::nearbyint(2.0 * x);
+  const double r = x - 0.5 * n;
+  const double sr = std::sin(3.141592653589793 * r), cr = std::cos(3.141592653589793 * r);
+  switch (static_cast<int>(n) & 3) {
+    case 0: *s = sr, *c = cr; break;
+    case 1: *s = cr, *c = -sr; break;
+    case 2: *s = -sr, *c = -cr; break;
+    default: *s = -cr, *c = sr; break;
+  }
 }
+inline float sqrt_(float x) { return std::sqrt(x); }
 #endif
+
+// (0, 1] float from a full 32-bit word: (x + 1/2) 2^-32, rounded at each step (dense near 0,
+// so the normal's tail reaches sqrt(-2 ln 2^-33) = 6.76 sigma). The product is exact, so
+// FMA contraction would not change it.
+COPPER_HD float to_open_unit_float(uint32_t x) {
+  return static_cast<float>(x) * (1.0f / 4294967296.0f) + (0.5f / 4294967296.0f);
+}
 
 // 64 x 64 -> high 64 bits of the product, from 32-bit pieces (same result everywhere).
 COPPER_HD uint64_t mulhi64(uint64_t a, uint64_t b) {
@@ -125,11 +169,142 @@ COPPER_HD uint64_t bounded128(uint64_t x_hi, uint64_t x_lo, uint64_t range) {
   return hi_hi + (sum < hi_lo ? 1u : 0u);
 }
 
-// Writes the `count` (<= elements_per_block) elements of block b to out[0..count).
+// ---- Box-Muller normals: z0 = r cos(theta), z1 = r sin(theta), r = sqrt(-2 ln u) ----
+// The angle is a whole 32-bit word read as a fraction of a turn. Its top bits give the
+// nearest quarter turn q exactly (integer arithmetic), the rest x in [-pi/4, pi/4), and
+// near-minimax polynomials (fitted for this file: relative error below 4e-9 in float,
+// 4e-18 in double, before rounding) give sin x and cos x; the quadrant swaps and negates
+// them. Only +, *, fma and sqrt: the same bits on the host and on the device.
+
+// sin and cos of x in [-pi/4, pi/4] and the quadrant q, rotated to the angle q pi/2 + x.
+COPPER_HD void rotate_quadrant(uint32_t q, float sx, float cx, float* s, float* c) {
+  const bool swap = (q & 1u) != 0;
+  *s = bits_float(float_bits(swap ? cx : sx) ^ ((q & 2u) << 30));          // negative in quadrants 2, 3
+  *c = bits_float(float_bits(swap ? sx : cx) ^ (((q + 1u) & 2u) << 30));   // negative in quadrants 1, 2
+}
+COPPER_HD void rotate_quadrant(uint32_t q, double sx, double cx, double* s, double* c) {
+  const bool swap = (q & 1u) != 0;
+  *s = bits_double(double_bits(swap ? cx : sx) ^ (static_cast<uint64_t>(q & 2u) << 62));
+  *c = bits_double(double_bits(swap ? sx : cx) ^ (static_cast<uint64_t>((q + 1u) & 2u) << 62));
+}
+
+// sin and cos of 2 pi w / 2^32 in float: 2 + 23 bits of the word (angle steps of 2^-25 turn).
+COPPER_HD void sincos_turn(uint32_t w, float* s, float* c) {
+  const uint32_t v = w + 0x20000000u;  // quadrant q = round(4 w / 2^32) mod 4 in the top bits
+  const float t = bits_float(0x3f800000u | ((v & 0x3fffffffu) >> 7)) - 1.5f;  // exact, in [-1/2, 1/2)
+  const float x = t * 1.5707963705062866f, z = x * x;
+  float ps = fused_mul_add(z, -1.9515280e-4f, 8.3321603e-3f);
+  ps = fused_mul_add(z, ps, -0.16666655f);
+  float pc = fused_mul_add(z, 2.4433150e-5f, -1.3887316e-3f);
+  pc = fused_mul_add(z, pc, 4.1666646e-2f);
+  pc = fused_mul_add(z, pc, -0.5f);
+  rotate_quadrant(v >> 30, fused_mul_add(x * z, ps, x), fused_mul_add(z, pc, 1.0f), s, c);
+}
+
+// The double coefficients live in constant memory on the device: an FMA reads them as an
+// operand, where literal doubles would cost two register moves each.
+#if defined(__CUDACC_RTC__) || defined(__CUDA_ARCH__)
+#define COPPER_PHILOX_COEFFS __constant__
+#else
+#define COPPER_PHILOX_COEFFS inline constexpr
+#endif
+COPPER_PHILOX_COEFFS double kTurnSin64[6] = {1.5896228825635846e-10, -2.5050747737222434e-08, 2.7557313621199295e-06,
+                                             -0.00019841269829588907, 0.008333333333322118, -0.1666666666666663};
+COPPER_PHILOX_COEFFS double kTurnCos64[7] = {-1.135853465950629e-11, 2.0875700802788012e-09, -2.7557314178978674e-07,
+                                             2.480158728885047e-05, -0.0013888888888873054, 0.041666666666666595, -0.5};
+COPPER_PHILOX_COEFFS double kTurnStep64 = 1.4629180792671596e-09;  // 2 pi / 2^32 = pi 2^-31
+#undef COPPER_PHILOX_COEFFS
+
+// sin and cos of 2 pi w / 2^32 in double (all 32 bits: x = k 2 pi / 2^32, k exact).
+COPPER_HD void sincos_turn(uint32_t w, double* s, double* c) {
+  const uint32_t v = w + 0x20000000u;
+  const int32_t k = static_cast<int32_t>(v & 0x3fffffffu) - 0x20000000;  // [-2^29, 2^29)
+  const double x = static_cast<double>(k) * kTurnStep64, z = x * x;
+  double ps = fused_mul_add(z, kTurnSin64[0], kTurnSin64[1]);
+  for (int i = 2; i < 6; ++i) ps = fused_mul_add(z, ps, kTurnSin64[i]);
+  double pc = fused_mul_add(z, kTurnCos64[0], kTurnCos64[1]);
+  for (int i = 2; i < 7; ++i) pc = fused_mul_add(z, pc, kTurnCos64[i]);
+  rotate_quadrant(v >> 30, fused_mul_add(x * z, ps, x), fused_mul_add(z, pc, 1.0), s, c);
+}
+
+// -2 ln(u) for a normal float u in (0, 1]: u = 2^e m with m in [2/3, 4/3), ln m = f + f^2 Q(f)
+// (f = m - 1 exact, Q near-minimax of degree 7: relative error 3e-8 before rounding).
+COPPER_HD float minus_two_log(float u) {
+  const uint32_t bits = float_bits(u);
+  const int32_t e = static_cast<int32_t>(bits - 0x3f2aaaabu) >> 23;
+  const float f = bits_float(bits - (static_cast<uint32_t>(e) << 23)) - 1.0f;
+  const float ef = bits_float(0x4b400000u + static_cast<uint32_t>(e)) - 12582912.0f;  // float(e), exact
+  float q = fused_mul_add(f, 0.14025332f, -0.15388738f);
+  q = fused_mul_add(f, q, 0.13996029f);
+  q = fused_mul_add(f, q, -0.1641592f);
+  q = fused_mul_add(f, q, 0.20011154f);
+  q = fused_mul_add(f, q, -0.2500782f);
+  q = fused_mul_add(f, q, 0.33333197f);
+  q = fused_mul_add(f, q, -0.49999937f);
+  return -2.0f * fused_mul_add(ef, 0.6931471824645996f, fused_mul_add(f * f, q, f));
+}
+
+// float32: four pairs from 8 words (two blocks), one word per radius and one per angle.
+COPPER_HD void normal_group(const Block (&r)[2], float* z) {
+  for (int pair = 0; pair < 4; ++pair) {
+    const uint32_t* w = r[pair >> 1].w + 2 * (pair & 1);
+    const float radius = sqrt_(minus_two_log(to_open_unit_float(w[0])));
+    float s, c;
+    sincos_turn(w[1], &s, &c);
+    z[2 * pair] = radius * c;
+    z[2 * pair + 1] = radius * s;
+  }
+}
+
+// float64: four pairs from 12 words (three blocks): radius from 64 bits, u = (x + 1/2) 2^-64
+// rounded (dense near 0: the tail reaches sqrt(-2 ln 2^-65) = 9.49 sigma), angle from 32.
+COPPER_HD void normal_group(const Block (&r)[3], double* z) {
+  double radius[4];
+  for (int pair = 0; pair < 4; ++pair) {  // the radii first: nothing else is live across sqrt's slow path
+    const int i = 3 * pair;
+    const uint32_t lo = r[i >> 2].w[i & 3], hi = r[(i + 1) >> 2].w[(i + 1) & 3];
+    // The product is exact, so FMA contraction would not change the sum.
+    const double u = static_cast<double>(join(lo, hi)) * 0x1p-64 + 0x1p-65;
+    radius[pair] = sqrt_(-2.0 * log_(u));
+  }
+  for (int pair = 0; pair < 4; ++pair) {
+    const int i = 3 * pair + 2;
+    double s, c;
+    sincos_turn(r[i >> 2].w[i & 3], &s, &c);
+    z[2 * pair] = radius[pair] * c;
+    z[2 * pair + 1] = radius[pair] * s;
+  }
+}
+
+// The standard normals of group g (elements_per_group of them).
+template <class F>
+COPPER_HD void normal_values(const RandomParams& p, uint64_t g, F* z) {
+  constexpr int blocks = sizeof(F) == 4 ? 2 : 3;
+  Block r[blocks];
+  for (int j = 0; j < blocks; ++j) r[j] = block_at(p, g * blocks + j);
+  normal_group(r, z);
+}
+
+// Writes the `count` (<= elements_per_group) elements of group g to out[0..count).
 // T: the output's storage type (double, float, an integer type, bool; uint64 for raw).
 template <class T>
-COPPER_HD void generate_block(Kind kind, const RandomParams& p, uint64_t b, T* out, int count) {
-  const Block r = block_at(p, b);
+COPPER_HD void generate_group(Kind kind, const RandomParams& p, uint64_t g, T* out, int count) {
+  if constexpr (is_float_v<T>) {
+    if (kind == Kind::normal) {
+      T z[8];
+      normal_values<T>(p, g, z);
+      // Constant indices (k < 8, not k < count) keep z in registers on the device.
+      if (p.a == 0.0 && p.b == 1.0) {  // standard normals: no float64 round trip
+        for (int k = 0; k < 8; ++k)
+          if (k < count) out[k] = z[k];
+      } else {
+        for (int k = 0; k < 8; ++k)
+          if (k < count) out[k] = static_cast<T>(affine(p.a, p.b, static_cast<double>(z[k])));
+      }
+      return;
+    }
+  }
+  const Block r = block_at(p, g);  // one block per group for the other kinds
   if constexpr (is_float_v<T>) {
     if (kind == Kind::uniform) {
       if constexpr (sizeof(T) == 4) {
@@ -138,15 +313,6 @@ COPPER_HD void generate_block(Kind kind, const RandomParams& p, uint64_t b, T* o
       } else {
         for (int k = 0; k < count; ++k) out[k] = static_cast<T>(affine(p.a, p.b, to_unit_double(join(r.w[2 * k], r.w[2 * k + 1]))));
       }
-    } else if (kind == Kind::normal) {
-      // Box-Muller: one pair of normals from two 53-bit uniforms.
-      const double u1 = to_open_unit_double(join(r.w[0], r.w[1]));
-      const double u2 = to_unit_double(join(r.w[2], r.w[3]));
-      const double radius = sqrt_(-2.0 * log_(u1));
-      double s, c;
-      sincos_(6.283185307179586 * u2, &s, &c);
-      out[0] = static_cast<T>(affine(p.a, p.b, radius * c));
-      if (count > 1) out[1] = static_cast<T>(affine(p.a, p.b, radius * s));
     } else if (kind == Kind::exponential) {
       for (int k = 0; k < count; ++k)
         out[k] = static_cast<T>(affine(p.a, p.b, -log_(to_open_unit_double(join(r.w[2 * k], r.w[2 * k + 1])))));
@@ -198,7 +364,7 @@ struct Stream {
   COPPER_HD double normal() {  // one Box-Muller value per two uniforms (the pair's cosine)
     const double u1 = open_uniform(), u2 = uniform();
     double s, c;
-    sincos_(6.283185307179586 * u2, &s, &c);
+    sincospi_(2.0 * u2, &s, &c);
     return sqrt_(-2.0 * log_(u1)) * c;
   }
 };

@@ -1,42 +1,82 @@
-// The random-number kernel compiles under NVRTC for sm_90 for every kind and output
-// dtype the front end asks for (needs NVRTC, no GPU).
+// The random-number kernels compile under NVRTC for sm_90 for every kind, output dtype
+// and layout variant the backend asks for: block draws, per-element-parameter draws
+// (including the rejection samplers) and the row gather (needs NVRTC, no GPU).
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
+#include <fstream>
+#include <functional>
 #include <string>
+#include <vector>
 
 #include "backend/cuda/cuda_random.h"
-#include "copper/errors.hpp"
 #include "backend/cuda/kernel_cache.h"
+#include "copper/errors.hpp"
 
 using namespace copper;
 using RKind = ops::philox::Kind;
 
 int main() {
   int failures = 0, compiled = 0;
-  auto compile = [&](DType t, RKind kind, int per) {
+  // COPPER_DUMP_CUBINS=dir writes each cubin there, for `cuobjdump -sass` instruction counts.
+  const char* dump_dir = std::getenv("COPPER_DUMP_CUBINS");
+  auto compile = [&](const std::string& what, const std::function<std::string()>& source) {
     try {
-      backend::cuda::compile_cubin(backend::cuda::random_source(t, kind, per), 90);
+      const std::vector<char> cubin = backend::cuda::compile_cubin(source(), 90);
+      if (dump_dir) {
+        std::string file = std::string(dump_dir) + "/" + what + ".cubin";
+        for (std::size_t i = std::string(dump_dir).size() + 1; i < file.size(); ++i)
+          if (file[i] == ' ') file[i] = '_';
+        std::ofstream(file, std::ios::binary).write(cubin.data(), static_cast<std::streamsize>(cubin.size()));
+      }
       ++compiled;
     } catch (const CompileError& e) {
       ++failures;
-      std::printf("FAILED %s kind %u:\n%.3000s\n", std::string(name(t)).c_str(), static_cast<unsigned>(kind),
-                  e.log.c_str());
+      std::printf("FAILED %s:\n%.3000s\n", what.c_str(), e.log.c_str());
     } catch (const std::exception& e) {
       ++failures;
-      std::printf("FAILED %s kind %u per %d:\n%.3000s\n", std::string(name(t)).c_str(), static_cast<unsigned>(kind),
-                  per, e.what());
+      std::printf("FAILED %s:\n%.3000s\n", what.c_str(), e.what());
     }
   };
-  compile(uint64, RKind::raw, 2);
+  auto block = [&](DType t, RKind kind, int per) {
+    for (bool vec : {true, false}) {
+      compile("random " + std::string(name(t)) + " kind " + std::to_string(static_cast<unsigned>(kind)) + " per " +
+                  std::to_string(per) + (vec ? " vector" : " scalar"),
+              [=] { return backend::cuda::random_source(t, kind, per, vec); });
+    }
+  };
+  auto params = [&](DType t, RKind kind, int per) {
+    for (bool index32 : {true, false}) {
+      compile("random_params " + std::string(name(t)) + " kind " + std::to_string(static_cast<unsigned>(kind)) +
+                  " per " + std::to_string(per) + (index32 ? " i32" : " i64"),
+              [=] { return backend::cuda::random_params_source(t, kind, per, index32); });
+    }
+  };
+  block(uint64, RKind::raw, 2);
   for (DType t : {float32, float64}) {
-    compile(t, RKind::uniform, t == float32 ? 4 : 2);
-    compile(t, RKind::normal, 2);
-    compile(t, RKind::exponential, 2);
+    block(t, RKind::uniform, t == float32 ? 4 : 2);
+    block(t, RKind::normal, ops::philox::elements_per_group(RKind::normal, t == float32 ? 4 : 8, 0));
+    block(t, RKind::exponential, 2);
   }
   for (DType t : {bool_, int8, uint8, int16, uint16, int32, uint32, int64, uint64}) {
-    compile(t, RKind::integers, 2);
-    compile(t, RKind::integers, 1);
+    block(t, RKind::integers, 2);
+    block(t, RKind::integers, 1);
+    params(t, RKind::integers, 2);
+    params(t, RKind::integers, 1);
   }
+  for (RKind k : {RKind::uniform, RKind::normal, RKind::exponential})
+    params(float64, k, ops::philox::elements_per_group(k, 8, 0));
+  params(float64, RKind::gamma, 1);
+  params(float32, RKind::gamma, 1);
+  params(float64, RKind::beta, 1);
+  params(int64, RKind::binomial, 1);
+  params(int64, RKind::poisson, 1);
+  for (int bytes : {1, 2, 4, 8, 16})
+    for (bool index32 : {true, false}) {
+      compile("take_rows " + std::to_string(bytes) + (index32 ? " i32" : " i64"),
+              [=] { return backend::cuda::take_rows_source(bytes, false, index32); });
+    }
+  compile("take_rows 16 aligned", [] { return backend::cuda::take_rows_source(16, true, true); });
   std::printf("%d random kernels compiled, %d failed\n", compiled, failures);
   return failures ? 1 : 0;
 }

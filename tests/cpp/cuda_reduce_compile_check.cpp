@@ -2,7 +2,7 @@
 // CudaBackend::reduce / scan generate them; needs NVRTC but no GPU.
 //
 // NVRTC spends ~0.1-0.3 s per kernel here, and the front end can ask for 626
-// (op, input dtype, output dtype) reductions x 11 kernel shapes/modes, so the default
+// (op, input dtype, output dtype) reductions x 14 kernel shapes/modes, so the default
 // run (the ctest) compiles a representative subset, well under a minute:
 //   - every kernel shape x addressing mode, each with a fixed list covering every
 //     reducer kind with its awkward dtypes (float16 in float32, bool, complex
@@ -12,7 +12,7 @@
 //   - the finalize kernel for sum/max/argmax/any of every input dtype, plus nan forms;
 //   - every scan kernel for cumsum/cumprod of every dtype into itself and into its
 //     default accumulator, plus cross-kind pairs.
-// `--full` compiles everything the front end can ask for (626 x 11 + 626 finalize +
+// `--full` compiles everything the front end can ask for (626 x 14 + 626 finalize +
 // 392 x 4 scan kernels; tens of minutes); `--all-types` every dtype combination in one
 // shape only (a few minutes). Variants are batched many to a program (a
 // namespace and entry-name suffix each). A failure prints NVRTC's log.
@@ -71,6 +71,10 @@ std::vector<ReduceVariant> reduce_variants() {
       v.push_back({ReduceOp::nanmax, in, in});
       v.push_back({ReduceOp::nanmin, in, in});
     }
+    if (inexact(in)) {  // linalg.norm's sum of squares: real output for complex input
+      const DType real = in == DType::complex64 ? DType::float32 : in == DType::complex128 ? DType::float64 : in;
+      v.push_back({ReduceOp::sumsq, in, real});
+    }
     v.push_back({ReduceOp::all, in, DType::bool_});
     v.push_back({ReduceOp::any, in, DType::bool_});
     v.push_back({ReduceOp::argmax, in, DType::int64});
@@ -91,10 +95,13 @@ constexpr ShapeMode kShapeModes[] = {
     {ReduceShape::block, ReduceMode::contiguous, "block/contiguous"},
     {ReduceShape::block, ReduceMode::strided, "block/strided"},
     {ReduceShape::block, ReduceMode::general, "block/general"},
+    {ReduceShape::cols, ReduceMode::contiguous, "cols/contiguous"},  // a broadcast (stride 0) kept axis
     {ReduceShape::cols, ReduceMode::strided, "cols/strided"},
     {ReduceShape::cols, ReduceMode::general, "cols/general"},
     {ReduceShape::cols_vec, ReduceMode::strided, "cols_vec/strided"},
     {ReduceShape::cols_vec, ReduceMode::general, "cols_vec/general"},
+    {ReduceShape::cols_deep, ReduceMode::strided, "cols_deep/strided"},
+    {ReduceShape::cols_deep, ReduceMode::general, "cols_deep/general"},
     {ReduceShape::rows_tile, ReduceMode::contiguous, "rows_tile/contiguous"},
 };
 

@@ -3,6 +3,9 @@
 // argument errors.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+
 #include "copper/copper.hpp"
 #include "copper/random.hpp"
 #include "device_param.h"
@@ -21,6 +24,64 @@ TEST(Philox, KnownAnswerVectors) {  // Random123's kat_vectors for philox4x32_10
         {{0x408f276du, 0x41c83b0eu, 0xa20bc7c6u, 0x6d5451fdu}});
   check({{0x243f6a88u, 0x85a308d3u, 0x13198a2eu, 0x03707344u}}, 0xa4093822u, 0x299f31d0u,
         {{0xd16cfe09u, 0x94fdccebu, 0x5001e420u, 0x24126ea1u}});
+}
+
+// The normals' own sin/cos and log polynomials against long double references: within 2
+// ulp of the result (float: over every 2^11-th angle word and every float u in a sweep of
+// (0, 1]; double: a strided sweep of the angle words).
+TEST(PhiloxNormals, SinCosOfTurnAccurate) {
+  auto ulps = [](long double got, long double want, long double eps) {
+    const long double scale = std::max(std::fabs(want), 1e-300L);
+    return static_cast<double>(std::fabs(got - want) / (scale * eps));
+  };
+  double worst_f = 0, worst_d = 0;
+  for (std::uint64_t w = 0; w < (1ull << 32); w += (1u << 11) + 7) {
+    const std::uint32_t word = static_cast<std::uint32_t>(w);
+    // The angle each path actually uses: float keeps 2 + 23 bits (x = t * float(pi/2)),
+    // double all 32 (x = k * pi 2^-31); the quadrant turns exactly.
+    const std::uint32_t v = word + 0x20000000u, q = v >> 30;
+    const float t = static_cast<float>(static_cast<double>((v & 0x3fffffffu) >> 7) / 8388608.0 - 0.5);
+    const long double xf = static_cast<long double>(t * 1.5707963705062866f);
+    const long double xd = static_cast<long double>(static_cast<double>(static_cast<std::int32_t>(v & 0x3fffffffu) - 0x20000000) * 1.4629180792671596e-09);
+    auto rotate = [q](long double x, long double* s, long double* c) {
+      const long double sx = std::sin(x), cx = std::cos(x);
+      *s = (q & 1 ? cx : sx) * ((q & 2) ? -1 : 1);
+      *c = (q & 1 ? sx : cx) * (((q + 1) & 2) ? -1 : 1);
+    };
+    long double sf, cf, sd, cd;
+    rotate(xf, &sf, &cf);
+    rotate(xd, &sd, &cd);
+    float s32, c32;
+    double s64, c64;
+    philox::sincos_turn(word, &s32, &c32);
+    philox::sincos_turn(word, &s64, &c64);
+    worst_f = std::max({worst_f, ulps(s32, sf, 0x1p-24L), ulps(c32, cf, 0x1p-24L)});
+    worst_d = std::max({worst_d, ulps(s64, sd, 0x1p-53L), ulps(c64, cd, 0x1p-53L)});
+  }
+  EXPECT_LT(worst_f, 2.0);
+  EXPECT_LT(worst_d, 2.0);
+}
+
+TEST(PhiloxNormals, LogAccurateAndTailsReachFar) {
+  double worst = 0;
+  for (std::uint64_t w = 0; w < (1ull << 32); w += 4099) {
+    const float u = philox::to_open_unit_float(static_cast<std::uint32_t>(w));
+    const long double want = -2.0L * std::log(static_cast<long double>(u));
+    if (want == 0) continue;
+    worst = std::max(worst, static_cast<double>(std::fabs(philox::minus_two_log(u) - want) / (want * 0x1p-24L)));
+  }
+  EXPECT_LT(worst, 2.0);
+  EXPECT_EQ(philox::minus_two_log(1.0f), 0.0f);
+  // The largest radius each precision can make: all-zero radius words, angle 0 (cos = 1).
+  const philox::Block zero{{0, 0, 0, 0}};
+  float z32[8];
+  philox::normal_group({zero, zero}, z32);
+  EXPECT_NEAR(z32[0], std::sqrt(66 * std::log(2.0)), 1e-6);  // u = 2^-33: 6.76 sigma
+  EXPECT_EQ(z32[1], 0.0f);
+  double z64[8];
+  philox::normal_group({zero, zero, zero}, z64);
+  EXPECT_NEAR(z64[0], std::sqrt(130 * std::log(2.0)), 1e-14);  // u = 2^-65: 9.49 sigma
+  EXPECT_EQ(z64[1], 0.0);
 }
 
 TEST(Philox, BoundedIntegersAreExactMultiplyShift) {
@@ -94,6 +155,40 @@ TEST_P(RandomTest, PermutationIsAPermutation) {
   auto p = g.permutation(1000).to_vector<std::int64_t>();
   std::sort(p.begin(), p.end());
   for (std::int64_t i = 0; i < 1000; ++i) ASSERT_EQ(p[static_cast<std::size_t>(i)], i);
+}
+
+TEST_P(RandomTest, ArrayParametersBroadcast) {
+  DeviceScope scope(device());
+  // loc (3, 1) against scale (2,): a (3, 2) result; equal parameters equal the scalar path.
+  ndarray loc = full({3, 1}, Scalar(1.5), float64, device());
+  ndarray scale = full({2}, Scalar(2.0), float64, device());
+  random::Generator a(8), b(8);
+  ndarray x = a.normal(loc, scale, std::nullopt);
+  EXPECT_EQ(x.shape(), (Shape{3, 2}));
+  EXPECT_EQ(x.to_vector<double>(), b.normal(1.5, 2.0, {3, 2}).to_vector<double>());
+  EXPECT_EQ(a.gamma(random::Param(loc), random::Param(2.0), Shape{4, 3, 1}).shape(), (Shape{4, 3, 1}));
+  EXPECT_THROW(a.normal(loc, scale, Shape{2}), ValueError);        // size does not broadcast
+  EXPECT_THROW(a.normal(loc, scale, Shape{2, 3, 1}), ValueError);  // size is not the broadcast shape
+  EXPECT_THROW(a.normal(loc, full({2}, Scalar(-1.0), float64, device()), std::nullopt), ValueError);
+  const std::vector<std::int64_t> ns = a.binomial(full({5}, Scalar(std::int64_t{0}), int64, device()), 0.5, std::nullopt)
+                                           .to_vector<std::int64_t>();
+  EXPECT_EQ(ns, (std::vector<std::int64_t>(5, 0)));  // Binomial(0, p) is 0
+}
+
+TEST_P(RandomTest, PermutationGathersStridedRows) {
+  DeviceScope scope(device());
+  // A (4, 3) view with a negative row stride and a column step of 2 over a (4, 6) array.
+  std::vector<std::int32_t> values(24);
+  for (int i = 0; i < 24; ++i) values[static_cast<std::size_t>(i)] = i;
+  ndarray base = array(values.data(), Shape{4, 6}, int32, device());
+  ndarray view = base[{Slice(std::nullopt, std::nullopt, -1), Slice(std::nullopt, std::nullopt, 2)}];
+  random::Generator a(5), b(5);
+  const auto order = a.permutation(4).to_vector<std::int64_t>();
+  const auto got = b.permutation(view).to_vector<std::int32_t>();
+  ASSERT_EQ(got.size(), 12u);
+  for (std::size_t i = 0; i < 4; ++i)
+    for (std::size_t j = 0; j < 3; ++j)  // view[r][j] = base[3 - r][2 j]
+      EXPECT_EQ(got[i * 3 + j], static_cast<std::int32_t>((3 - order[i]) * 6 + 2 * static_cast<std::int64_t>(j)));
 }
 
 INSTANTIATE_DEVICE_TEST(RandomTest);

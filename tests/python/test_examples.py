@@ -104,3 +104,22 @@ def test_benchmark_script_writes_tables_and_plots(device, tmp_path):
     assert "### Seed workloads" in out
     for name in ["benchmarks.json", "benchmarks.csv", "summary.md", "sweep_speedup.png", "thread_scaling.png"]:
         assert (tmp_path / name).stat().st_size > 0, name
+
+
+def test_python_custom_kernels(device):
+    # RawKernel lessons: run and checked on a GPU; compiled only (or skipped without NVRTC) elsewhere.
+    out = run([sys.executable, str(EXAMPLES / "python" / "custom_kernels.py")], device, SMALL)
+    assert re.search(r"^custom kernels: (ok|skipped)", out, flags=re.M), out
+    if device.startswith("cuda"):
+        assert "custom kernels: ok\n" in out and len(re.findall(r"  ok$", out, flags=re.M)) == 5, out
+
+
+def test_cpp_custom_kernels(device):
+    build = build_dir()
+    exe = build / "examples" / "cpp" / "custom_kernels" if build else None
+    if exe is None or not exe.exists():
+        pytest.skip("C++ examples are built by scripts/setup (not part of a pip install)")
+    out = run([str(exe)], device, SMALL)
+    assert re.search(r"^custom kernels: (ok|skipped)", out, flags=re.M), out
+    if device.startswith("cuda"):
+        assert "custom kernels: ok\n" in out and len(re.findall(r"  ok$", out, flags=re.M)) == 5, out

@@ -29,6 +29,11 @@ class CpuBackend final : public backend::Backend {
   void scan(ops::ScanOp op, const ArrayView& in, int axis, const ArrayView& out) override;
   // cpu_random.cpp
   void random(ops::philox::Kind kind, const ops::philox::RandomParams& p, const ArrayView& out) override;
+  void random_params(ops::philox::Kind kind, const ops::philox::RandomParams& p, std::span<const ArrayView> params,
+                     const ArrayView& out) override;
+  void take_rows(const ArrayView& src, const ArrayView& rows, const ArrayView& out) override;
+  // cpu_dense_solver.cpp (LAPACK loaded at run time)
+  DenseSolver* dense_solver() override;
 };
 
 }  // namespace copper::backend::cpu

@@ -9,12 +9,47 @@
 #include "copper/errors.hpp"
 
 namespace copper::backend::cpu {
+
+Precision precision_of(DType t) {
+  switch (t) {
+    case DType::float32: return kS;
+    case DType::float64: return kD;
+    case DType::complex64: return kC;
+    case DType::complex128: return kZ;
+    default: throw ValueError("LAPACK has no routines for dtype " + std::string(name(t)));
+  }
+}
+
 namespace {
 
 template <class Fn>
-bool bind(void* lib, Fn& fn, const char* name) {
-  fn = reinterpret_cast<Fn>(dlsym(lib, name));
+bool bind(void* lib, Fn& fn, const std::string& name) {
+  fn = reinterpret_cast<Fn>(dlsym(lib, name.c_str()));
   return fn != nullptr;
+}
+
+// Binds prefix + stem + "_" for each prefix (Fortran's trailing underscore).
+template <class Fn, std::size_t N>
+bool bind_all(void* lib, Fn (&fns)[N], const char* prefixes, const char* stem) {
+  bool ok = true;
+  for (std::size_t i = 0; i < N; ++i) ok = bind(lib, fns[i], std::string(1, prefixes[i]) + stem + "_") && ok;
+  return ok;
+}
+
+bool bind_lapack(void* lib, Lapack& l) {
+  bool ok = bind_all(lib, l.getrf, "sdcz", "getrf");
+  ok = bind_all(lib, l.getrs, "sdcz", "getrs") && ok;
+  ok = bind_all(lib, l.potrf, "sdcz", "potrf") && ok;
+  ok = bind_all(lib, l.syevd, "sd", "syevd") && ok;
+  ok = bind_all(lib, l.heevd, "cz", "heevd") && ok;
+  ok = bind_all(lib, l.real_gesdd, "sd", "gesdd") && ok;
+  ok = bind_all(lib, l.complex_gesdd, "cz", "gesdd") && ok;
+  ok = bind_all(lib, l.geqrf, "sdcz", "geqrf") && ok;
+  ok = bind(lib, l.orgqr[kS], "sorgqr_") && ok;
+  ok = bind(lib, l.orgqr[kD], "dorgqr_") && ok;
+  ok = bind(lib, l.orgqr[kC], "cungqr_") && ok;
+  ok = bind(lib, l.orgqr[kZ], "zungqr_") && ok;
+  return ok;
 }
 
 std::unique_ptr<Lapack> load_lapack(std::string& tried) {
@@ -33,14 +68,7 @@ std::unique_ptr<Lapack> load_lapack(std::string& tried) {
     void* lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!lib) continue;
     auto l = std::make_unique<Lapack>();
-    const bool complete = bind(lib, l->dgetrf, "dgetrf_") && bind(lib, l->zgetrf, "zgetrf_") &&
-                          bind(lib, l->dgesv, "dgesv_") && bind(lib, l->zgesv, "zgesv_") &&
-                          bind(lib, l->dpotrf, "dpotrf_") && bind(lib, l->zpotrf, "zpotrf_") &&
-                          bind(lib, l->dsyevd, "dsyevd_") && bind(lib, l->zheevd, "zheevd_") &&
-                          bind(lib, l->dgesdd, "dgesdd_") && bind(lib, l->zgesdd, "zgesdd_") &&
-                          bind(lib, l->dgeqrf, "dgeqrf_") && bind(lib, l->zgeqrf, "zgeqrf_") &&
-                          bind(lib, l->dorgqr, "dorgqr_") && bind(lib, l->zungqr, "zungqr_");
-    if (!complete) {
+    if (!bind_lapack(lib, *l)) {
       dlclose(lib);
       continue;
     }

@@ -1,4 +1,4 @@
-// Random numbers on the CPU: each task fills whole counter blocks, so the output
+// Random numbers on the CPU: each task fills whole groups of counter blocks, so the output
 // depends only on the counter stream, never on the number of threads.
 #include "backend/cpu/cpu_backend.h"
 #include "backend/cpu/thread_pool.h"
@@ -11,13 +11,13 @@ namespace {
 
 template <class T>
 void fill_random(ops::philox::Kind kind, const ops::philox::RandomParams& p, T* out, std::int64_t n) {
-  const int per = ops::philox::elements_per_block(kind, sizeof(T), p.range);
-  const std::int64_t nblocks = (n + per - 1) / per;
-  parallel_for(nblocks, 4096, [&](std::int64_t begin, std::int64_t end) {
-    for (std::int64_t b = begin; b < end; ++b) {
-      const std::int64_t first = b * per;
+  const int per = ops::philox::elements_per_group(kind, sizeof(T), p.range);
+  const std::int64_t ngroups = (n + per - 1) / per;
+  parallel_for(ngroups, 4096, [&](std::int64_t begin, std::int64_t end) {
+    for (std::int64_t g = begin; g < end; ++g) {
+      const std::int64_t first = g * per;
       const int count = static_cast<int>(std::min<std::int64_t>(per, n - first));
-      ops::philox::generate_block<T>(kind, p, static_cast<std::uint64_t>(b), out + first, count);
+      ops::philox::generate_group<T>(kind, p, static_cast<std::uint64_t>(g), out + first, count);
     }
   });
 }

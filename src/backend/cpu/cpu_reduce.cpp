@@ -10,7 +10,8 @@ bool run_family(ops::ReduceOp op, const ArrayView& in, int nreduce, const ArrayV
   using ops::ReduceOp;
   switch (op) {
     case ReduceOp::sum:
-    case ReduceOp::nansum: return reduce_sum_family(op, in, nreduce, out);
+    case ReduceOp::nansum:
+    case ReduceOp::sumsq: return reduce_sum_family(op, in, nreduce, out);
     case ReduceOp::prod:
     case ReduceOp::nanprod: return reduce_prod_family(op, in, nreduce, out);
     case ReduceOp::min:

@@ -45,6 +45,20 @@ struct NanSum : Sum<In, Out> {
   using Acc = ops::compute_t<Out>;
   static Acc load(In x) { return detail::isnan(x) ? Acc(0) : ops::cast<Acc>(x); }
 };
+// Sum of |x|^2 (linalg.norm): Out is the real type; complex In contributes re^2 + im^2.
+template <class In, class Out>
+struct SumSquares : Sum<In, Out> {
+  using Acc = ops::compute_t<Out>;
+  static Acc load(In x) {
+    if constexpr (ops::is_complex_v<In>) {
+      const Acc re = ops::cast<Acc>(x.re), im = ops::cast<Acc>(x.im);
+      return re * re + im * im;
+    } else {
+      const Acc v = ops::cast<Acc>(x);
+      return v * v;
+    }
+  }
+};
 template <class In, class Out>
 struct Prod {
   using Acc = ops::compute_t<Out>;

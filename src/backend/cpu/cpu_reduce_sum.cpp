@@ -8,6 +8,18 @@ namespace copper::backend::cpu {
 bool reduce_sum_family(ops::ReduceOp op, const ArrayView& in, int nreduce, const ArrayView& out) {
   return ops::visit_dtype(out.dtype, [&]<class Out>() {
     return ops::visit_dtype(in.dtype, [&]<class In>() {
+      if (op == ops::ReduceOp::sumsq) {  // In itself, or complex In into its real type
+        if constexpr (ops::is_same_v<In, Out> && !ops::is_complex_v<In>) {
+          reduce_kernels::reduce<reducers::SumSquares<In, Out>, In, Out>(in, nreduce, out);
+          return true;
+        } else if constexpr (ops::is_complex_v<In>) {
+          if constexpr (ops::is_same_v<decltype(In{}.re), Out>) {
+            reduce_kernels::reduce<reducers::SumSquares<In, Out>, In, Out>(in, nreduce, out);
+            return true;
+          }
+        }
+        return false;
+      }
       if constexpr (is_native_accumulation<In, Out>()) {
         constexpr bool has_nan = ops::is_float_v<In> || ops::is_complex_v<In> || ops::is_same_v<In, ops::half>;
         if constexpr (has_nan) {

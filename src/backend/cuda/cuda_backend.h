@@ -27,9 +27,15 @@ class CudaBackend final : public backend::Backend {
   void scan(ops::ScanOp op, const ArrayView& in, int axis, const ArrayView& out) override;
   // cuda_random.cpp
   void random(ops::philox::Kind kind, const ops::philox::RandomParams& p, const ArrayView& out) override;
+  void random_params(ops::philox::Kind kind, const ops::philox::RandomParams& p, std::span<const ArrayView> params,
+                     const ArrayView& out) override;
+  void take_rows(const ArrayView& src, const ArrayView& rows, const ArrayView& out) override;
 
   // cuda_matmul.cpp (cuBLAS loaded at run time; a generated kernel for integers and bool)
   void matmul(const ArrayView& a, const ArrayView& b, const ArrayView& out) override;
+
+  // cuda_dense_solver.cpp (cuSOLVER loaded at run time)
+  DenseSolver* dense_solver() override;
 
   void synchronize() override;
 

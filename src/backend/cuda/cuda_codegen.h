@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "backend/backend.h"
+#include "backend/collapse_dims.h"
 #include "backend/cuda/kernel_cache.h"
 #include "copper/dtype.hpp"
 
@@ -28,12 +29,11 @@ constexpr int kMaxDims = 16;  // copper::kern::kMaxDims
 
 // A loop nest over `shape` with the byte strides of several operands, dimensions
 // merged where every operand is contiguous across them and size-1 dimensions
-// dropped. Always at least one dimension (a 0-d loop becomes shape {1}).
-struct CollapsedLayout {
-  std::vector<std::int64_t> shape;
-  std::vector<std::vector<std::int64_t>> strides;  // [operand][dim]
-};
-CollapsedLayout collapse(const Shape& shape, std::span<const Strides* const> strides);
+// dropped (backend/collapse_dims.h, shared with user kernels).
+using CollapsedLayout = CollapsedDims;
+inline CollapsedLayout collapse(const Shape& shape, std::span<const Strides* const> strides) {
+  return collapse_dims(shape, strides);
+}
 
 [[noreturn]] void throw_too_many_dims(int ndim);
 

@@ -5,6 +5,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "backend/cuda/cuda_graph.h"
 #include "backend/cuda/per_device.h"
 #include "copper/errors.hpp"
 
@@ -108,6 +109,7 @@ void launch(int device, CUfunction fn, unsigned grid, unsigned block, void** arg
   stream.last_op.store(op, std::memory_order_relaxed);
   check(driver().cuLaunchKernel(fn, grid, 1, 1, block, 1, 1, shared_bytes, stream.handle, args, nullptr),
         (std::string("launching the kernel of ") + op).c_str());
+  launch_counter.fetch_add(1, std::memory_order_relaxed);
 }
 
 void raise_async_error(CUresult result, const std::string& last_op, const char* what) {
@@ -116,6 +118,7 @@ void raise_async_error(CUresult result, const std::string& last_op, const char* 
 }
 
 void synchronize_current_stream(int device) {
+  refuse_during_capture(device, "synchronizing with the GPU");
   make_current(device);
   auto& stream = current_stream_state(device);
   CUresult r = driver().cuStreamSynchronize(stream.handle);

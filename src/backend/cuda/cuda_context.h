@@ -18,6 +18,9 @@ struct StreamState {
   bool owned = false;
   // The last op enqueued (a static name), for naming an asynchronous failure.
   std::atomic<const char*> last_op{"(none)"};
+  // Set between begin_capture() and end_capture() (cuda_graph.cpp): allocations for work
+  // on this stream then come from outside the graph.
+  std::atomic<bool> capturing{false};
   ~StreamState();
 };
 
@@ -55,6 +58,10 @@ CUstream current_stream_handle(int device);
 copper::cuda::StreamState& current_stream_state(int device);
 std::shared_ptr<copper::cuda::StreamState> current_stream_shared(int device);
 void set_current_stream_shared(std::shared_ptr<copper::cuda::StreamState> stream);
+
+// Kernels and graphs copper has launched in this process (copper.cuda.launch_count()):
+// one relaxed increment per launch, so tests can see a graph replay is one call.
+inline std::atomic<std::uint64_t> launch_counter{0};
 
 // Enqueues `fn` on the current stream of `device`; `op` names the work for error reports.
 void launch(int device, CUfunction fn, unsigned grid, unsigned block, void** args, const char* op,

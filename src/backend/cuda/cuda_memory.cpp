@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
 
 #include "backend/cuda/cuda_backend.h"
 #include "backend/cuda/cuda_context.h"
+#include "backend/cuda/cuda_graph.h"
 #include "backend/cuda/per_device.h"
 #include "copper/errors.hpp"
 
@@ -63,7 +65,12 @@ std::shared_ptr<Buffer> allocate_device(int device, std::size_t nbytes) {
     if (p.limit && p.used + nbytes > p.limit) raise_oom(device, nbytes, p, "the memory limit would be exceeded");
   }
   CUdeviceptr ptr = 0;
-  CUresult r = d.cuMemAllocAsync(&ptr, nbytes, stream->handle);
+  // During a capture the memory comes from outside the graph and the graph keeps it (cuda_graph.h).
+  const bool capturing = stream->capturing.load(std::memory_order_relaxed);
+  CUresult r = capturing ? allocate_outside_capture(device, &ptr, nbytes) : d.cuMemAllocAsync(&ptr, nbytes, stream->handle);
+  if (r == CUDA_ERROR_OUT_OF_MEMORY && capturing) {
+    raise_oom(device, nbytes, p, "the device has no more free memory (during a CUDA graph capture copper cannot wait for pending frees)");
+  }
   if (r == CUDA_ERROR_OUT_OF_MEMORY) {
     // Blocks freed by pending work come back once it finishes; then return the cache and retry.
     d.cuCtxSynchronize();
@@ -78,20 +85,31 @@ std::shared_ptr<Buffer> allocate_device(int device, std::size_t nbytes) {
     p.peak = std::max(p.peak, p.used);
   }
   // Freed in the order of the allocating stream (kept alive by the deleter), as CuPy does.
+  const copper::cuda::StreamState& allocating_stream = *stream;
   auto release = [device, nbytes, stream = std::move(stream), &p](void* q) {
-    if (const Driver* drv = try_driver()) {
-      make_current(device);
-      drv->cuMemFreeAsync(reinterpret_cast<CUdeviceptr>(q), stream->handle);  // no throw in a deleter
+    auto free_now = [device, nbytes, &p, q](const std::shared_ptr<copper::cuda::StreamState>& s) {
+      if (const Driver* drv = try_driver()) {
+        make_current(device);
+        drv->cuMemFreeAsync(reinterpret_cast<CUdeviceptr>(q), s->handle);  // no throw in a deleter
+      }
+      std::lock_guard lock(p.mutex);
+      p.used -= nbytes;
+    };
+    if (capture_active(device)) {  // a graph being captured may still use this memory (cuda_graph.h)
+      std::function<void()> later = [free_now, stream] { free_now(stream); };
+      if (defer_release_during_capture(device, later)) return;
     }
-    std::lock_guard lock(p.mutex);
-    p.used -= nbytes;
+    free_now(stream);
   };
-  return std::make_shared<Buffer>(reinterpret_cast<void*>(ptr), nbytes, where, std::move(release));
+  auto buffer = std::make_shared<Buffer>(reinterpret_cast<void*>(ptr), nbytes, where, std::move(release));
+  if (capturing) keep_for_capture(allocating_stream, buffer);
+  return buffer;
 }
 
 copper::cuda::MemoryStats memory_stats(int device) {
   Pool& p = pool_of(device);
   cuuint64_t reserved = 0;
+  RelaxedCaptureScope relaxed;  // a pure query, which thread-local capture mode would refuse
   check(driver().cuMemPoolGetAttribute(p.handle, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT, &reserved), "cuMemPoolGetAttribute");
   std::lock_guard lock(p.mutex);
   copper::cuda::MemoryStats s;
@@ -110,6 +128,7 @@ void set_memory_limit(int device, std::size_t bytes) {
 }
 
 void free_all_blocks(int device) {
+  refuse_during_capture(device, "free_all_blocks");
   Pool& p = pool_of(device);
   make_current(device);
   check(driver().cuCtxSynchronize(), "synchronize before freeing cached blocks");

@@ -1,4 +1,4 @@
-// The generated source of the random-number kernel (exposed for the NVRTC compile check).
+// The generated sources of the random-number kernels (exposed for the NVRTC compile check).
 #pragma once
 #include <string>
 
@@ -7,7 +7,16 @@
 
 namespace copper::backend::cuda {
 
-// Kernel `copper_random` writing `per` elements of dtype t per counter block.
-std::string random_source(DType t, ops::philox::Kind kind, int per);
+// Kernel `copper_random` writing `per` elements of dtype t per counter block; with
+// `vector_store` each full block is one aligned store of per * itemsize bytes.
+std::string random_source(DType t, ops::philox::Kind kind, int per, bool vector_store = true);
+
+// Kernel `copper_random_params`: per-element (broadcast) parameters read through a
+// strided layout; 32-bit or 64-bit element indexing.
+std::string random_params_source(DType t, ops::philox::Kind kind, int per, bool index32);
+
+// Kernel `copper_take_rows`: out[i, ...] = src[rows[i], ...], moving elements of
+// `element_bytes` bytes (16 with `align16` when every address is 16-byte aligned).
+std::string take_rows_source(int element_bytes, bool align16, bool index32);
 
 }  // namespace copper::backend::cuda

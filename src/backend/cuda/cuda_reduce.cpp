@@ -8,10 +8,14 @@
 //                                 when there are fewer outputs than resident blocks).
 //                                 Rows under 64 elements packed back to back from an
 //                                 aligned base: rows_tile (staged in shared memory).
-//   outer (a kept axis innermost): cols_vec when the innermost kept axis is contiguous
-//                                 and 16-byte vectors line up (V outputs per thread),
-//                                 else cols; reduced rows split across blocks when
-//                                 the output tiles alone do not fill the GPU.
+//   outer (a kept axis innermost): when the innermost kept axis is contiguous and
+//                                 16-byte vectors line up (V outputs per thread):
+//                                 cols_deep from 64 reduced rows (eight rows in
+//                                 flight per thread), cols_vec below; else cols.
+//                                 Reduced rows split across blocks when the output
+//                                 tiles alone do not fill the GPU, into at most one
+//                                 wave of resident blocks (split_column_rows).
+// reduce_finalize merges the pieces with several lanes per output (kernels/reduce.cuh).
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -40,6 +44,11 @@ constexpr int64_t kMinPiece = 8192;
 // Piece lengths are multiples of this, so every piece of a contiguous row starts as
 // aligned as the row (vector loads).
 constexpr int64_t kPieceAlign = 1024;
+// Outer-axis reductions over at least this many rows take cols_deep (eight rows in
+// flight, split across blocks); fewer rows keep cols_vec (measured better there), and
+// so do 1- and 2-byte types (8 or 16 States per thread leave no registers for eight
+// loads).
+constexpr int64_t kDeepRowsMin = 64;
 
 void check_dtypes(ops::ReduceOp op, const ArrayView& in, const ArrayView& out) {
   using ops::ReduceOp;
@@ -88,15 +97,19 @@ bool rows_tile_fits(const std::vector<Dim>& kept, const char* in, int64_t isz, i
          16 * nred * isz <= kRowsTileBytes;
 }
 
-// Column shapes (cols, cols_vec): when `tiles` alone leave SMs idle, split the `nred`
-// reduced rows into pieces of at least `min_rows_per_block` rows, about one block per
-// resident slot; partials are laid out [piece][output]. Returns the main kernel's blocks.
+// Column shapes (cols, cols_vec, cols_deep): when `tiles` alone leave SMs idle, split
+// the `nred` reduced rows into pieces of at least `min_rows_per_block` rows, as many as
+// fit beside the tiles in ONE wave of resident blocks (rounded down: a unit left over
+// for a second wave would run alone, latency-bound, for as long as the whole first
+// wave's share). Partials are laid out [piece][output]. Returns the main kernel's blocks.
 int64_t split_column_rows(ReduceParams& p, int64_t tiles, int64_t min_rows_per_block, int64_t nred, int64_t nout,
                           int64_t resident) {
   if (tiles < resident) {
-    const int64_t want = std::min(ceil_div(resident, tiles), std::max<int64_t>(1, nred / min_rows_per_block));
-    p.split_len = ceil_div(nred, want);
-    p.splits = ceil_div(nred, p.split_len);
+    const int64_t want = std::min(resident / tiles, std::max<int64_t>(1, nred / min_rows_per_block));
+    if (want > 1) {
+      p.split_len = ceil_div(nred, want);
+      p.splits = ceil_div(nred, p.split_len);
+    }
   }
   p.part_out_stride = 1;
   p.part_split_stride = nout;
@@ -165,7 +178,8 @@ void CudaBackend::reduce(ops::ReduceOp op, const ArrayView& in, int nreduce, con
                       : inner                                                   ? ReduceShape::block
                                                                                 : ReduceShape::cols;
   const int col_vec = isz < 16 && 16 % isz == 0 ? static_cast<int>(16 / isz) : 1;  // reduce_vec_width<In>
-  if (shape == ReduceShape::cols && cols_vec_fits(kept, red, base[0], isz, col_vec, nout)) shape = ReduceShape::cols_vec;
+  if (shape == ReduceShape::cols && cols_vec_fits(kept, red, base[0], isz, col_vec, nout))
+    shape = nred >= kDeepRowsMin && col_vec <= 4 ? ReduceShape::cols_deep : ReduceShape::cols_vec;
   if (shape == ReduceShape::rows && mode == ReduceMode::contiguous && rows_tile_fits(kept, base[0], isz, nred, nout))
     shape = ReduceShape::rows_tile;
   const CUfunction main = get_kernel(
@@ -186,35 +200,53 @@ void CudaBackend::reduce(ops::ReduceOp op, const ArrayView& in, int nreduce, con
   } else if (shape == ReduceShape::block) {
     p.group = kReduceBlock;
     if (nout < resident) {
-      const int64_t want = std::min(ceil_div(resident, nout), std::max<int64_t>(1, nred / kMinPiece));
+      // Rounded down: every unit runs in the one wave (see split_column_rows).
+      const int64_t want = std::min(resident / nout, std::max<int64_t>(1, nred / kMinPiece));
       p.split_len = ceil_div(ceil_div(nred, want), kPieceAlign) * kPieceAlign;
       p.splits = ceil_div(nred, p.split_len);
     }
     p.part_out_stride = p.splits;
     p.part_split_stride = 1;
-    fin_group = pow2_at_least(p.splits, 32);
+    // About four States per finalize lane, up to a whole block per output.
+    fin_group = pow2_at_least(ceil_div(p.splits, 4), kReduceBlock);
     blocks = nout * p.splits;
   } else if (shape == ReduceShape::rows_tile) {
-    // A span of whole rows per block, about 8 elements per lane of a row.
-    p.group = pow2_at_least(ceil_div(nred, 8), 32);
+    // A span of whole rows per block, 16 elements or more per lane of a row (rows of
+    // up to 16 elements: one thread each, no merge; short rows are instruction-bound).
+    p.group = pow2_at_least(ceil_div(nred, 16), 32);
     p.tile_rows = static_cast<int>(kRowsTileBytes / (nred * isz) / 16 * 16);
     blocks = ceil_div(nout, p.tile_rows);
   } else if (shape == ReduceShape::cols_vec) {
-    // group = column vectors per tile (32..256, so a warp reads >= 512 contiguous
-    // bytes of a row); the other 256 / group thread rows share the reduced rows.
+    // Few rows (below kDeepRowsMin; never split then, as pieces need 64 rows per
+    // thread), or 1- and 2-byte types: group = column vectors per tile (32..256, so a
+    // warp reads >= 512 contiguous bytes of a row); the other 256 / group thread rows
+    // share the reduced rows.
     const int64_t nvec = nout / col_vec;
     p.group = std::max(32, pow2_at_least(nvec, kReduceBlock));
+    const int64_t rows_at_once = kReduceBlock / p.group;
+    blocks = split_column_rows(p, ceil_div(nvec, p.group), rows_at_once * 64, nred, nout, resident);
+    fin_group = pow2_at_least(ceil_div(p.splits, 8), 32);
+  } else if (shape == ReduceShape::cols_deep) {
+    // Many rows: thread rows (TY = 256 / group, up to 8 warps) share each tile's rows
+    // with at least 32 rows per thread, so a block keeps up to 8 rows x 16 bytes x 256
+    // threads = 32 KB in flight; tiles of 32 column vectors (512 contiguous bytes per
+    // warp and row) unless the rows are too few for 8 thread rows.
+    const int64_t nvec = nout / col_vec;
+    int64_t ty = 1;
+    while (ty < 8 && nred / (2 * ty) >= 32) ty *= 2;
+    p.group = std::max<int>(32, std::min<int>(static_cast<int>(kReduceBlock / ty), pow2_at_least(nvec, kReduceBlock)));
     const int64_t rows_at_once = kReduceBlock / p.group;
     // At least 64 rows per thread and piece: the partial States then cost a few
     // percent of the input traffic.
     blocks = split_column_rows(p, ceil_div(nvec, p.group), rows_at_once * 64, nred, nout, resident);
-    fin_group = 1;
+    // About eight States per finalize lane; lanes of an output 256 / G threads apart.
+    fin_group = pow2_at_least(ceil_div(p.splits, 8), 32);
   } else {
     p.group = pow2_at_least(kept.back().n, 32);
     const int64_t rows_at_once = kReduceBlock / p.group;
     // At least 16 rows per thread and piece, so the merge costs stay small.
     blocks = split_column_rows(p, ceil_div(nout, p.group), rows_at_once * 16, nred, nout, resident);
-    fin_group = 1;
+    fin_group = pow2_at_least(ceil_div(p.splits, 8), 32);
   }
 
   std::shared_ptr<Buffer> partial;  // lives until both kernels are enqueued

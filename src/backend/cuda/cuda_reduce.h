@@ -17,6 +17,7 @@ enum class ReduceShape : std::uint8_t {
   cols = 2,   // a tile of outputs along a contiguous kept axis: outer-axis reductions
   cols_vec = 3,   // cols with V = 16 / itemsize adjacent outputs per thread, 16-byte loads
   rows_tile = 4,  // short packed contiguous rows staged through shared memory
+  cols_deep = 5,  // cols_vec over many rows: eight rows in flight, rows split in one wave
 };
 // How a kernel addresses the reduced elements of one output.
 enum class ReduceMode : std::uint8_t {

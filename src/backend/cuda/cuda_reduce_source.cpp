@@ -1,5 +1,7 @@
 // CUDA source of the reduction kernels: reduce.cuh's templates instantiated for one
 // (op, input dtype, output dtype, shape, addressing mode).
+#include <utility>
+
 #include "backend/cuda/cuda_reduce.h"
 #include "copper/errors.hpp"
 
@@ -20,6 +22,7 @@ std::string reducer_type(ops::ReduceOp op, DType in, DType out) {
     case ReduceOp::nansum: return "copper::kern::red::Sum<In, Out, true>";
     case ReduceOp::prod: return "copper::kern::red::Prod<In, Out, false>";
     case ReduceOp::nanprod: return "copper::kern::red::Prod<In, Out, true>";
+    case ReduceOp::sumsq: return "copper::kern::red::Sum<In, Out, false, true>";
     case ReduceOp::max: need(in == out); return "copper::kern::red::Extremum<In, copper::kern::red::kMax>";
     case ReduceOp::min: need(in == out); return "copper::kern::red::Extremum<In, copper::kern::red::kMin>";
     case ReduceOp::nanmax: need(in == out); return "copper::kern::red::Extremum<In, copper::kern::red::kNanMax>";
@@ -32,13 +35,15 @@ std::string reducer_type(ops::ReduceOp op, DType in, DType out) {
   throw RuntimeError("CudaBackend::reduce: unknown reduction");
 }
 
-const char* shape_function(ReduceShape shape) {
+// The kernel template of `shape` and the template arguments after <R, In, Mode.
+std::pair<const char*, const char*> shape_function(ReduceShape shape) {
   switch (shape) {
-    case ReduceShape::rows: return "reduce_rows";
-    case ReduceShape::block: return "reduce_block";
-    case ReduceShape::cols: return "reduce_cols";
-    case ReduceShape::cols_vec: return "reduce_cols_vec";
-    case ReduceShape::rows_tile: return "reduce_rows_tile";
+    case ReduceShape::rows: return {"reduce_rows", ""};
+    case ReduceShape::block: return {"reduce_block", ""};
+    case ReduceShape::cols: return {"reduce_cols", ""};
+    case ReduceShape::cols_vec: return {"reduce_cols_vec", ""};
+    case ReduceShape::rows_tile: return {"reduce_rows_tile", ""};
+    case ReduceShape::cols_deep: return {"reduce_cols_vec", ", true"};
   }
   throw RuntimeError("CudaBackend::reduce: unknown kernel shape");
 }
@@ -72,10 +77,10 @@ std::string reducer_typedefs(const std::string& ns, ops::ReduceOp op, DType in, 
 std::string reduce_kernel_definitions(ops::ReduceOp op, DType in, DType out, ReduceShape shape, ReduceMode mode,
                                       const std::string& suffix) {
   const std::string ns = "copper_reduce" + suffix;
+  const auto [function, extra_args] = shape_function(shape);
   return reducer_typedefs(ns, op, in, out) + "extern \"C\" __global__ void __launch_bounds__(256) " +
-         kReduceMainEntry + suffix + "(const copper::kern::ReduceParams p) {\n  copper::kern::" +
-         shape_function(shape) + "<" + ns + "::R, " + ns + "::In, " + std::to_string(static_cast<int>(mode)) +
-         ">(p);\n}\n";
+         kReduceMainEntry + suffix + "(const copper::kern::ReduceParams p) {\n  copper::kern::" + function + "<" +
+         ns + "::R, " + ns + "::In, " + std::to_string(static_cast<int>(mode)) + extra_args + ">(p);\n}\n";
 }
 
 std::string reduce_finalize_definitions(ops::ReduceOp op, DType in, DType out, const std::string& suffix) {

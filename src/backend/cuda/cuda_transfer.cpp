@@ -8,8 +8,10 @@
 #include "backend/cpu/thread_pool.h"
 #include "backend/cuda/cuda_backend.h"
 #include "backend/cuda/cuda_context.h"
+#include "backend/cuda/cuda_graph.h"
 #include "backend/cuda/cuda_memory.h"
 #include "backend/cuda/elementwise_launch.h"
+#include "backend/cuda/per_device.h"
 #include "copper/errors.hpp"
 
 namespace copper::backend::cuda {
@@ -19,11 +21,13 @@ constexpr std::size_t kChunk = std::size_t{16} << 20;       // bytes per staging
 constexpr int kStages = 4;                                    // staging buffers in the ring
 constexpr std::size_t kDirectLimit = std::size_t{1} << 20;  // below this the driver stages
 
+// The ring is shared by every GPU (the buffers are pinned for all contexts), but an
+// event belongs to the context it was made in: each GPU records its own events.
 struct Staging {
   std::mutex mutex;  // one transfer at a time uses the ring
   void* buffer[kStages] = {};
-  CUevent done[kStages] = {};
-  bool pending[kStages] = {};
+  CUevent events[PerDevice<DeviceInfo>::kMaxDevices][kStages] = {};
+  int pending_device[kStages];  // the GPU whose copy last used the buffer, or -1
 };
 
 Staging& staging() {
@@ -32,11 +36,23 @@ Staging& staging() {
     const Driver& d = driver();
     for (int i = 0; i < kStages; ++i) {
       check(d.cuMemHostAlloc(&st->buffer[i], kChunk, CU_MEMHOSTALLOC_PORTABLE), "cuMemHostAlloc (staging buffer)");
-      check(d.cuEventCreate(&st->done[i], CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+      st->pending_device[i] = -1;
     }
     return st;
   }();
   return *s;
+}
+
+// `device`'s event for stage i, made on first use (`device` is the current context).
+CUevent stage_event(Staging& s, int device, int i) {
+  CUevent& e = s.events[device][i];
+  if (!e) check(driver().cuEventCreate(&e, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+  return e;
+}
+
+void record_stage(Staging& s, int device, int i, CUstream stream) {
+  check(driver().cuEventRecord(stage_event(s, device, i), stream), "cuEventRecord");
+  s.pending_device[i] = device;
 }
 
 // memcpy split across the CPU pool: one thread cannot fill PCIe bandwidth, nor fault
@@ -49,11 +65,14 @@ void parallel_memcpy(void* dst, const void* src, std::size_t n) {
 }
 
 void wait_stage(int device, Staging& s, int i) {
-  if (!s.pending[i]) return;
-  s.pending[i] = false;
-  CUresult r = driver().cuEventSynchronize(s.done[i]);
+  const int owner = s.pending_device[i];
+  if (owner < 0) return;
+  s.pending_device[i] = -1;
+  if (owner != device) make_current(owner);
+  CUresult r = driver().cuEventSynchronize(s.events[owner][i]);
+  if (owner != device) make_current(device);
   if (r != CUDA_SUCCESS) {
-    raise_async_error(r, current_stream_state(device).last_op.load(), "copying between host and device");
+    raise_async_error(r, current_stream_state(owner).last_op.load(), "copying between host and device");
   }
 }
 
@@ -74,8 +93,7 @@ void to_device_contiguous(int device, const void* src, void* dst, std::size_t n)
     parallel_memcpy(s.buffer[stage], static_cast<const char*>(src) + off, len);
     check(d.cuMemcpyHtoDAsync(reinterpret_cast<CUdeviceptr>(static_cast<char*>(dst) + off), s.buffer[stage], len, stream),
           "cuMemcpyHtoDAsync");
-    check(d.cuEventRecord(s.done[stage], stream), "cuEventRecord");
-    s.pending[stage] = true;
+    record_stage(s, device, stage, stream);
   }
   // The source is consumed; the last DMAs may still run (later users wait on the events).
 }
@@ -100,8 +118,7 @@ void to_host_contiguous(int device, const void* src, void* dst, std::size_t n) {
     const std::size_t off = c * kChunk, len = std::min(kChunk, n - off);
     check(d.cuMemcpyDtoHAsync(s.buffer[stage], reinterpret_cast<CUdeviceptr>(static_cast<const char*>(src) + off), len, stream),
           "cuMemcpyDtoHAsync");
-    check(d.cuEventRecord(s.done[stage], stream), "cuEventRecord");
-    s.pending[stage] = true;
+    record_stage(s, device, stage, stream);
   };
   // Keep the ring full: chunks c+1.. are in flight while chunk c is copied out.
   for (std::size_t c = 0; c < std::min<std::size_t>(chunks, kStages); ++c) enqueue(c);
@@ -121,6 +138,7 @@ ArrayView contiguous_like(const ArrayView& v, const std::shared_ptr<Buffer>& buf
 }  // namespace
 
 void CudaBackend::copy_from_host(const void* src, const ArrayView& dst) {
+  refuse_during_capture(index_, "copying host memory to the GPU");
   const std::size_t n = static_cast<std::size_t>(shape_size(dst.shape) * itemsize(dst.dtype));
   if (n == 0) return;
   if (is_c_contiguous_view(dst)) return to_device_contiguous(index_, src, dst.data, n);
@@ -131,6 +149,7 @@ void CudaBackend::copy_from_host(const void* src, const ArrayView& dst) {
 }
 
 void CudaBackend::copy_to_host(const ArrayView& src, void* dst) {
+  refuse_during_capture(index_, "reading GPU memory from the host");
   const std::size_t n = static_cast<std::size_t>(shape_size(src.shape) * itemsize(src.dtype));
   if (n == 0) return synchronize();
   if (is_c_contiguous_view(src)) return to_host_contiguous(index_, src.data, dst, n);

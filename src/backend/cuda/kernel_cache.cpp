@@ -14,6 +14,7 @@
 #include <unordered_map>
 
 #include "backend/cuda/cuda_context.h"
+#include "backend/cuda/cuda_graph.h"
 #include "backend/cuda/embedded_sources.h"
 #include "backend/cuda/nvrtc_api.h"
 #include "copper/errors.hpp"
@@ -215,6 +216,7 @@ CUfunction get_kernel(int device, const KernelKey& key, const std::function<std:
   }
   make_current(device);
   const Driver& d = driver();
+  RelaxedCaptureScope relaxed;  // a first use during a graph capture may load its module (cuda_graph.h)
   CUmodule module = nullptr;
   CUresult r = d.cuModuleLoadData(&module, cubin.data());
   if (r == CUDA_ERROR_INVALID_IMAGE || r == CUDA_ERROR_INVALID_PTX || r == CUDA_ERROR_NO_BINARY_FOR_GPU) {
@@ -232,6 +234,30 @@ CUfunction get_kernel(int device, const KernelKey& key, const std::function<std:
   cache.modules.push_back(module);
   cache.functions.emplace(mkey, fn);
   return fn;
+}
+
+std::vector<char> disk_cached_payload(int arch, const std::string& key_text,
+                                      const std::function<std::vector<char>()>& build, bool rebuild) {
+  Hash128 h;
+  h.add(std::string("copper raw module 1"));  // the payload layout's version
+  const Nvrtc& n = nvrtc();
+  h.add(&n.major, sizeof n.major);
+  h.add(&n.minor, sizeof n.minor);
+  h.add(&arch, sizeof arch);
+  h.add(key_text);
+  const std::filesystem::path path = std::filesystem::path(cache_directory()) / (h.hex() + ".module");
+  if (!rebuild) {
+    if (auto cached = read_entry(path)) {
+      ++disk_hits;
+      return std::move(*cached);
+    }
+  } else {
+    ++corrupt_entries;
+  }
+  std::vector<char> payload = build();
+  ++compiles;
+  write_entry(path, payload);
+  return payload;
 }
 
 KernelCacheStats kernel_cache_stats() {

@@ -36,6 +36,13 @@ std::vector<char> compile_cubin(const std::string& source, int arch);
 // else ~/.cache/copper/kernels.
 std::string cache_directory();
 
+// A user module's compiled payload (RawModule: image plus lowered names), looked up on
+// disk under a hash of `key_text` (source, options, name expressions), NVRTC's version
+// and sm_<arch>, in the same entry format as generated kernels; on a miss, or with
+// `rebuild` (an entry the driver rejected), `build()` makes it and it is written back.
+std::vector<char> disk_cached_payload(int arch, const std::string& key_text,
+                                      const std::function<std::vector<char>()>& build, bool rebuild = false);
+
 struct KernelCacheStats {
   std::uint64_t memory_hits = 0, disk_hits = 0, compiles = 0, corrupt_entries = 0;
 };

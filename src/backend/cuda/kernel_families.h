@@ -15,7 +15,11 @@ enum KernelFamily : unsigned {
   kFamilyReduceFinalize = 17,
   kFamilyScanLines = 18,  // 18 + ScanKernel: 18-21
   kFamilyRandom = 40,
+  kFamilyRandomParams = 41,  // cuda_random_params.cpp
+  kFamilyTakeRows = 42,      // cuda_random_gather.cpp
   kFamilyIntegerMatmul = 48,
+  kFamilyUserElementwise = 56,  // cuda_user_kernel.cpp (ElementwiseKernel)
+  kFamilyUserReduction = 57,    // cuda_user_kernel_reduce.cpp (ReductionKernel)
 };
 
 }  // namespace copper::backend::cuda

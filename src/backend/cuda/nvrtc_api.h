@@ -7,7 +7,8 @@ namespace copper::backend::cuda {
 #define COPPER_NVRTC_FUNCTIONS(X)                                                              \
   X(nvrtcVersion) X(nvrtcCreateProgram) X(nvrtcDestroyProgram) X(nvrtcCompileProgram)          \
   X(nvrtcGetCUBINSize) X(nvrtcGetCUBIN) X(nvrtcGetProgramLogSize) X(nvrtcGetProgramLog)       \
-  X(nvrtcGetErrorString)
+  X(nvrtcGetErrorString) X(nvrtcAddNameExpression) X(nvrtcGetLoweredName) X(nvrtcGetPTXSize)          \
+  X(nvrtcGetPTX)
 
 struct Nvrtc {
 #define COPPER_NVRTC_MEMBER(name) decltype(&::name) name = nullptr;

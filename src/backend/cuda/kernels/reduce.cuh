@@ -7,10 +7,14 @@
 //   reduce_block: one block per (output, split); the full reduction is nout == 1
 //   reduce_cols:  a tile of TX outputs along a contiguous kept axis, TY rows at once
 //   reduce_cols_vec: as reduce_cols, but each thread owns V = 16 / sizeof(In)
-//                 adjacent outputs and reads them with one 16-byte load per row
+//                 adjacent outputs and reads them with one 16-byte load per row;
+//                 Deep (many rows): eight rows in flight per thread, rows split
+//                 across blocks in one wave
 //   reduce_rows_tile: short contiguous rows packed back to back: a block stages a
-//                 span of rows through shared memory, G lanes per row reduce it there
-//   reduce_finalize: merges the States of split reductions, G lanes per output.
+//                 span of rows through shared memory (the next span's loads in flight
+//                 meanwhile), G lanes per row reduce it there
+//   reduce_finalize: merges the States of split reductions, G lanes per output
+//                 (1..256, adjacent threads or 256 / G apart, merged in a fixed tree).
 #pragma once
 #include "copper_kernels/common.cuh"
 #include "ops/scalar_ops.h"
@@ -120,7 +124,8 @@ template <class Acc> struct SumState<Acc, false> {
 };
 
 // sum and nansum: accumulate in Out (float16 in float32); floats and complex compensated.
-template <class In, class OutT, bool SkipNan> struct Sum {
+// Square: sum of |x|^2 (linalg.norm), with Out real for complex In.
+template <class In, class OutT, bool SkipNan, bool Square = false> struct Sum {
   using Out = OutT;
   using Acc = compute_t<Out>;
   static constexpr bool compensated = is_float_v<Acc> || is_complex_v<Acc>;
@@ -132,11 +137,21 @@ template <class In, class OutT, bool SkipNan> struct Sum {
     return st;
   }
   static __device__ __forceinline__ Acc load(In x) {
-    const Out y = cast<Out>(x);
-    if constexpr (SkipNan) {
-      if (is_nan(y)) return Acc(0);
+    if constexpr (Square) {
+      if constexpr (is_complex_v<In>) {
+        const Acc re = cast<Acc>(x.re), im = cast<Acc>(x.im);
+        return re * re + im * im;
+      } else {
+        const Acc v = cast<Acc>(cast<Out>(x));
+        return v * v;
+      }
+    } else {
+      const Out y = cast<Out>(x);
+      if constexpr (SkipNan) {
+        if (is_nan(y)) return Acc(0);
+      }
+      return cast<Acc>(y);
     }
-    return cast<Acc>(y);
   }
   static __device__ __forceinline__ void fold(State& st, In x, long long) {
     if constexpr (compensated) comp_add(st.s, st.c, load(x));
@@ -364,6 +379,21 @@ __device__ __forceinline__ void fold_rows(typename R::State& st, const char* bas
   for (; r < hi; r += step) R::fold(st, load_at<In>(base + red_offset<Mode>(p, r)), r);
 }
 
+// V adjacent elements at p: one 16-byte load (p 16-byte aligned), or one element.
+template <class In, int V> __device__ __forceinline__ Vec<In, V> load_cols(const char* p) {
+  if constexpr (V == 1) {
+    Vec<In, 1> r;
+    r.v[0] = load_at<In>(p);
+    return r;
+  } else {
+    return load_vec16<In, V>(reinterpret_cast<const In*>(p));
+  }
+}
+
+// Loads in flight per thread in fold_col_rows (8 x 16 bytes: three blocks of 256
+// threads keep 96 KB requested per SM, about three times what covers DRAM latency).
+constexpr int kLoadsInFlight = 8;
+
 // Folds reduced elements [lo, hi) of the output rooted at `base` into st, taking every
 // nl-th element from `lane` on. Mode 0 (contiguous) reads 16-byte vectors once the
 // address is aligned: a scalar head, the vector body, a scalar tail, in index order.
@@ -382,11 +412,13 @@ __device__ __forceinline__ void accumulate(typename R::State& st, const char* ba
     }
     for (long long i = lane; i < head; i += nl) R::fold(st, e[i], lo + i);
     if constexpr (V > 1) {
+      // Four independent 16-byte loads in flight per thread before folding them; the
+      // leftover vectors one at a time. (A predicated leftover batch cost f64 sums
+      // registers and occupancy: 91% -> 82% of read bandwidth on an H200.)
       const long long nv = (n - head) / V;
       const In* body = e + head;
       const long long first = lo + head;
       long long i = lane;
-      // Four independent 16-byte loads in flight per thread before folding them.
       for (; i + 3LL * nl < nv; i += 4LL * nl) {
         const Vec<In, V> a0 = load_vec16<In, V>(body + i * V);
         const Vec<In, V> a1 = load_vec16<In, V>(body + (i + nl) * V);
@@ -490,6 +522,40 @@ template <class R, class In, int Mode> __device__ __forceinline__ void reduce_bl
   }
 }
 
+// Folds reduced rows r, r + step, ... (below hi) of the V adjacent columns at `base`
+// into st[0..V), in row order per column. kLoadsInFlight loads are issued before any is
+// folded; the remainder (fewer rows) is one predicated batch, so a short piece costs
+// one or two memory round trips instead of one per leftover row.
+template <class R, class In, int V, int Mode>
+__device__ __forceinline__ void fold_col_rows(typename R::State (&st)[V], const char* base, const ReduceParams& p,
+                                              long long r, long long hi, long long step) {
+  // (Mode 2 computes offsets per element: a shallower batch keeps that code small.)
+  constexpr int U = Mode == 2 ? 4 : kLoadsInFlight;
+  for (; r + (U - 1) * step < hi; r += U * step) {
+    Vec<In, V> a[U];
+#pragma unroll
+    for (int j = 0; j < U; ++j) a[j] = load_cols<In, V>(base + red_offset<Mode>(p, r + j * step));
+#pragma unroll
+    for (int j = 0; j < U; ++j) {
+#pragma unroll
+      for (int k = 0; k < V; ++k) R::fold(st[k], a[j].v[k], r + j * step);
+    }
+  }
+  if (r < hi) {
+    Vec<In, V> a[U - 1];
+#pragma unroll
+    for (int j = 0; j < U - 1; ++j)
+      if (r + j * step < hi) a[j] = load_cols<In, V>(base + red_offset<Mode>(p, r + j * step));
+#pragma unroll
+    for (int j = 0; j < U - 1; ++j) {
+      if (r + j * step < hi) {
+#pragma unroll
+        for (int k = 0; k < V; ++k) R::fold(st[k], a[j].v[k], r + j * step);
+      }
+    }
+  }
+}
+
 // Outer-axis reductions: thread tx of a tile reads output column tile*TX + tx, so a
 // warp reads consecutive addresses of each row; the TY thread rows of the block take
 // every TY-th reduced row and are merged through shared memory.
@@ -506,39 +572,27 @@ template <class R, class In, int Mode> __device__ __forceinline__ void reduce_co
     const long long s = u / tiles, tile = u - s * tiles;
     const long long c = tile * TX + tx;
     const bool valid = c < p.nout;
-    State st = R::init();
+    State st[1] = {R::init()};
     long long out_off = 0;
     if (valid) {
       long long in_off;
       kept_offsets(p, c, in_off, out_off);
-      const char* base = p.in + in_off;
       const long long lo = s * p.split_len;
       const long long hi = lo + p.split_len < p.nred ? lo + p.split_len : p.nred;
-      fold_rows<R, In, Mode>(st, base, p, lo + ty, hi, TY);
+      fold_col_rows<R, In, 1, Mode>(st, p.in + in_off, p, lo + ty, hi, TY);
     }
-    slots[threadIdx.x] = st;
+    slots[threadIdx.x] = st[0];
     __syncthreads();
     // Tree over thread rows: rows [h, 2h) merge into rows [0, h); reads and writes disjoint.
     for (int h = TY >> 1; h > 0; h >>= 1) {
       if (ty < h) {
-        R::merge(st, slots[threadIdx.x + h * TX]);
-        slots[threadIdx.x] = st;
+        R::merge(st[0], slots[threadIdx.x + h * TX]);
+        slots[threadIdx.x] = st[0];
       }
       __syncthreads();
     }
-    if (ty == 0 && valid) write_state<R>(p, st, c, s, out_off);
+    if (ty == 0 && valid) write_state<R>(p, st[0], c, s, out_off);
     __syncthreads();
-  }
-}
-
-// V adjacent elements at p: one 16-byte load (p 16-byte aligned), or one element.
-template <class In, int V> __device__ __forceinline__ Vec<In, V> load_cols(const char* p) {
-  if constexpr (V == 1) {
-    Vec<In, 1> r;
-    r.v[0] = load_at<In>(p);
-    return r;
-  } else {
-    return load_vec16<In, V>(reinterpret_cast<const In*>(p));
   }
 }
 
@@ -548,8 +602,12 @@ template <class In, int V> __device__ __forceinline__ Vec<In, V> load_cols(const
 // (when V > 1). Thread tx of a tile owns outputs [V*cv, V*cv + V) for column vector
 // cv = tile * TXV + tx (all in one innermost kept run), with V independent States;
 // the TY = 256 / TXV thread rows take every TY-th reduced row (TY == 1: a thread walks
-// all rows of its piece, and no shared-memory merge happens).
-template <class R, class In, int Mode> __device__ __forceinline__ void reduce_cols_vec(const ReduceParams& p) {
+// all rows of its piece, and no shared-memory merge happens). Deep (many rows): each
+// thread keeps kLoadsInFlight rows in flight (fold_col_rows); the host cuts the rows
+// into pieces so all units run in one wave of resident blocks. Not Deep (few rows):
+// four rows in flight, then one row at a time.
+template <class R, class In, int Mode, bool Deep = false>
+__device__ __forceinline__ void reduce_cols_vec(const ReduceParams& p) {
   using State = typename R::State;
   using Out = typename R::Out;
   static_assert(sizeof(State) <= 32, "partial buffers hold 32 bytes per State");
@@ -577,25 +635,29 @@ template <class R, class In, int Mode> __device__ __forceinline__ void reduce_co
       const char* base = p.in + in_off;
       const long long lo = s * p.split_len;
       const long long hi = lo + p.split_len < p.nred ? lo + p.split_len : p.nred;
-      long long r = lo + ty;
-      // Four independent loads in flight before folding them (in row order per column).
-      for (; r + 3LL * TY < hi; r += 4LL * TY) {
-        const Vec<In, V> a0 = load_cols<In, V>(base + red_offset<Mode>(p, r));
-        const Vec<In, V> a1 = load_cols<In, V>(base + red_offset<Mode>(p, r + TY));
-        const Vec<In, V> a2 = load_cols<In, V>(base + red_offset<Mode>(p, r + 2LL * TY));
-        const Vec<In, V> a3 = load_cols<In, V>(base + red_offset<Mode>(p, r + 3LL * TY));
+      if constexpr (Deep) {
+        fold_col_rows<R, In, V, Mode>(st, base, p, lo + ty, hi, TY);
+      } else {
+        long long r = lo + ty;
+        // Four independent loads in flight before folding them (in row order per column).
+        for (; r + 3LL * TY < hi; r += 4LL * TY) {
+          const Vec<In, V> a0 = load_cols<In, V>(base + red_offset<Mode>(p, r));
+          const Vec<In, V> a1 = load_cols<In, V>(base + red_offset<Mode>(p, r + TY));
+          const Vec<In, V> a2 = load_cols<In, V>(base + red_offset<Mode>(p, r + 2LL * TY));
+          const Vec<In, V> a3 = load_cols<In, V>(base + red_offset<Mode>(p, r + 3LL * TY));
 #pragma unroll
-        for (int k = 0; k < V; ++k) {
-          R::fold(st[k], a0.v[k], r);
-          R::fold(st[k], a1.v[k], r + TY);
-          R::fold(st[k], a2.v[k], r + 2LL * TY);
-          R::fold(st[k], a3.v[k], r + 3LL * TY);
+          for (int k = 0; k < V; ++k) {
+            R::fold(st[k], a0.v[k], r);
+            R::fold(st[k], a1.v[k], r + TY);
+            R::fold(st[k], a2.v[k], r + 2LL * TY);
+            R::fold(st[k], a3.v[k], r + 3LL * TY);
+          }
         }
-      }
-      for (; r < hi; r += TY) {
-        const Vec<In, V> a = load_cols<In, V>(base + red_offset<Mode>(p, r));
+        for (; r < hi; r += TY) {
+          const Vec<In, V> a = load_cols<In, V>(base + red_offset<Mode>(p, r));
 #pragma unroll
-        for (int k = 0; k < V; ++k) R::fold(st[k], a.v[k], r);
+          for (int k = 0; k < V; ++k) R::fold(st[k], a.v[k], r);
+        }
       }
     }
     if (TY > 1) {  // block-uniform: TXV is a kernel parameter
@@ -639,67 +701,127 @@ template <class R, class In, int Mode> __device__ __forceinline__ void reduce_co
 // no splits). A block copies tile_rows rows (a contiguous span; tile_rows is a
 // multiple of 16, so every span starts 16-byte aligned) into shared memory with
 // coalesced 16-byte loads, then G lanes per row fold them there in index order.
+// The next span's loads go into registers before the current span is reduced, so
+// memory stays busy while the block computes (the span fits 4 vectors per thread).
 constexpr int kRowsTileBytes = 16384;
+constexpr int kRowsTileVecs = kRowsTileBytes / 16 / kReduceBlock;  // 16-byte vectors per thread
 template <class R, class In, int Mode> __device__ __forceinline__ void reduce_rows_tile(const ReduceParams& p) {
   using State = typename R::State;
   static_assert(sizeof(State) <= 32, "partial buffers hold 32 bytes per State");
+  static_assert(kRowsTileVecs * 16 * kReduceBlock == kRowsTileBytes, "the span divides into whole vectors per thread");
   __shared__ __align__(16) unsigned char tile[kRowsTileBytes];
   const In* elems = reinterpret_cast<const In*>(tile);
   const int G = p.group;
   const int lane = threadIdx.x & (G - 1);
   const int rows_at_once = kReduceBlock / G;
+  const int nred = static_cast<int>(p.nred);  // < 64 (host)
   const long long RB = p.tile_rows;
   const long long row_bytes = p.nred * static_cast<long long>(sizeof(In));
   const long long tiles = (p.nout + RB - 1) / RB;
   const long long out_stride = p.kept.strides[1][0];
-  for (long long t = blockIdx.x; t < tiles; t += gridDim.x) {
+  // Bytes of span t (whole rows; <= kRowsTileBytes by the host's choice of tile_rows).
+  auto span_bytes = [&](long long t) {
+    const long long rows = p.nout - t * RB < RB ? p.nout - t * RB : RB;
+    return static_cast<int>(rows * row_bytes);
+  };
+  uint4 next[kRowsTileVecs];
+  auto prefetch = [&](long long t) {
+    const uint4* src4 = reinterpret_cast<const uint4*>(p.in + t * RB * row_bytes);
+    const int nv = span_bytes(t) / 16;
+#pragma unroll
+    for (int k = 0; k < kRowsTileVecs; ++k) {
+      const int i = threadIdx.x + k * kReduceBlock;
+      if (i < nv) next[k] = __ldg(src4 + i);
+    }
+  };
+  long long t = blockIdx.x;
+  if (t < tiles) prefetch(t);
+  for (; t < tiles; t += gridDim.x) {  // block-uniform
     const long long row0 = t * RB;
-    const long long rows = p.nout - row0 < RB ? p.nout - row0 : RB;
-    const long long bytes = rows * row_bytes;  // <= kRowsTileBytes (host)
-    const char* src = p.in + row0 * row_bytes;
-    const int nv = static_cast<int>(bytes / 16);
-    const uint4* src4 = reinterpret_cast<const uint4*>(src);
+    const int rows = static_cast<int>(p.nout - row0 < RB ? p.nout - row0 : RB);
+    const int bytes = span_bytes(t);
+    const int nv = bytes / 16;
     uint4* dst4 = reinterpret_cast<uint4*>(tile);
-#pragma unroll 4
-    for (int i = threadIdx.x; i < nv; i += kReduceBlock) dst4[i] = __ldg(src4 + i);
-    // The last tile's span may end off a 16-byte boundary (whole elements remain).
-    for (int i = nv * 16 + threadIdx.x; i < static_cast<int>(bytes); i += kReduceBlock) tile[i] = src[i];
+#pragma unroll
+    for (int k = 0; k < kRowsTileVecs; ++k) {
+      const int i = threadIdx.x + k * kReduceBlock;
+      if (i < nv) dst4[i] = next[k];
+    }
+    // The last span may end off a 16-byte boundary (whole elements remain).
+    const char* src = p.in + row0 * row_bytes;
+    for (int i = nv * 16 + threadIdx.x; i < bytes; i += kReduceBlock) tile[i] = src[i];
     __syncthreads();
-    for (int first = 0; first < static_cast<int>(rows); first += rows_at_once) {  // warp-uniform
+    if (t + gridDim.x < tiles) prefetch(t + gridDim.x);  // in flight while this span is reduced
+    for (int first = 0; first < rows; first += rows_at_once) {  // warp-uniform
       const int lr = first + static_cast<int>(threadIdx.x) / G;
       const bool valid = lr < rows;
       State st = R::init();
       if (valid) {
-        const In* e = elems + lr * p.nred;
-        for (long long j = lane; j < p.nred; j += G) R::fold(st, e[j], j);
+        const In* e = elems + lr * nred;
+        for (int j = lane; j < nred; j += G) R::fold(st, e[j], j);
       }
       group_merge<R>(st, G);
       if (valid && lane == 0)
         *reinterpret_cast<typename R::Out*>(p.out + (row0 + lr) * out_stride) = R::result(st);
     }
-    __syncthreads();  // the tile is free again
+    __syncthreads();  // the span is free again
   }
 }
 
-// Second pass of split reductions: G lanes merge the `splits` States of each output.
+// Second pass of split reductions: G lanes (a power of two, 1..256) merge the `splits`
+// States of each output, 256 / G outputs per block. Lane l merges pieces l, l + G, ...
+// in order, then the lanes merge in a fixed tree, so results are deterministic. Where
+// an output's States are adjacent (part_split_stride == 1: the block shape) its lanes
+// are adjacent threads; otherwise (outer-axis shapes, States of one piece adjacent
+// across outputs) adjacent threads take adjacent outputs, so reads coalesce either way.
 template <class R> __device__ __forceinline__ void reduce_finalize(const ReduceParams& p) {
   using State = typename R::State;
+  __shared__ __align__(16) unsigned char raw[kReduceBlock * sizeof(State)];
+  State* slots = reinterpret_cast<State*>(raw);
   const State* part = reinterpret_cast<const State*>(p.partial);
-  const int G = p.group;
-  const int lane = threadIdx.x & (G - 1);
-  const long long per_block = kReduceBlock / G;
-  for (long long first = static_cast<long long>(blockIdx.x) * per_block; first < p.nout;
-       first += static_cast<long long>(gridDim.x) * per_block) {
-    const long long c = first + threadIdx.x / G;
+  const int G = p.group, TX = kReduceBlock / G;
+  const bool lanes_adjacent = p.part_split_stride == 1;
+  const int lane = lanes_adjacent ? (threadIdx.x & (G - 1)) : static_cast<int>(threadIdx.x) / TX;
+  const int tx = lanes_adjacent ? static_cast<int>(threadIdx.x) / G : (threadIdx.x & (TX - 1));
+  const int lane_step = lanes_adjacent ? 1 : TX;  // thread distance between lanes of one output
+  const long long sstride = p.part_split_stride;
+  for (long long first = static_cast<long long>(blockIdx.x) * TX; first < p.nout;
+       first += static_cast<long long>(gridDim.x) * TX) {  // block-uniform
+    const long long c = first + tx;
     const bool valid = c < p.nout;
     State st = R::init();
     long long out_off = 0;
     if (valid) {
       long long in_off;
       kept_offsets(p, c, in_off, out_off);
-      for (long long s = lane; s < p.splits; s += G) R::merge(st, part[c * p.part_out_stride + s * p.part_split_stride]);
+      const State* q = part + c * p.part_out_stride;
+      long long s = lane;
+      // Four States in flight before merging them in piece order.
+      for (; s + 3LL * G < p.splits; s += 4LL * G) {
+        const State b0 = q[s * sstride], b1 = q[(s + G) * sstride];
+        const State b2 = q[(s + 2LL * G) * sstride], b3 = q[(s + 3LL * G) * sstride];
+        R::merge(st, b0);
+        R::merge(st, b1);
+        R::merge(st, b2);
+        R::merge(st, b3);
+      }
+      for (; s < p.splits; s += G) R::merge(st, q[s * sstride]);
     }
-    group_merge<R>(st, G);
+    if (lanes_adjacent && G <= 32) {
+      group_merge<R>(st, G);
+    } else if (G > 1) {
+      // Tree over lanes through shared memory (the same order as group_merge): lanes
+      // [h, 2h) merge into lanes [0, h); reads and writes disjoint within a step.
+      slots[threadIdx.x] = st;
+      __syncthreads();
+      for (int h = G >> 1; h > 0; h >>= 1) {
+        if (lane < h) {
+          R::merge(st, slots[threadIdx.x + h * lane_step]);
+          slots[threadIdx.x] = st;
+        }
+        __syncthreads();
+      }
+    }
     if (valid && lane == 0) *reinterpret_cast<typename R::Out*>(p.out + out_off) = R::result(st);
   }
 }

@@ -1,0 +1,223 @@
+// DenseSolver on a GPU: cuSOLVER's 64-bit generic routines (typed ?orgqr/?ungqr for Q),
+// one call per matrix of the stack (one batched call for eigh stacks), all enqueued on the device's current stream with no
+// host synchronization in between. Workspaces come from the stream-ordered pool (sized
+// once per stack: every matrix has the same shape) and are freed in stream order.
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <vector>
+
+#include "backend/cuda/cuda_backend.h"
+#include "backend/cuda/cuda_context.h"
+#include "backend/cuda/cuda_cusolver.h"
+#include "backend/cuda/cuda_memory.h"
+#include "backend/cuda/per_device.h"
+#include "backend/dense_solver.h"
+#include "copper/errors.hpp"
+
+namespace copper::backend::cuda {
+namespace {
+
+cudaDataType data_type(DType t) {
+  switch (t) {
+    case DType::float32: return CUDA_R_32F;
+    case DType::float64: return CUDA_R_64F;
+    case DType::complex64: return CUDA_C_32F;
+    case DType::complex128: return CUDA_C_64F;
+    default: throw ValueError("cuSOLVER has no routines for dtype " + std::string(name(t)));
+  }
+}
+
+int precision_index(DType t) {  // s, d, c, z
+  return t == DType::float32 ? 0 : t == DType::float64 ? 1 : t == DType::complex64 ? 2 : 3;
+}
+
+int int32_size(std::int64_t v, const char* what) {
+  if (v > INT_MAX) throw NotImplementedError(std::string(what) + ": sizes above 2**31 - 1 are not supported on the GPU");
+  return static_cast<int>(v);
+}
+
+// Device workspace from the pool plus a host workspace (rarely asked for). The device
+// block is freed in stream order when this goes out of scope; the host block may be used
+// by work still in flight, so the stream is synchronized first when there is one.
+class Workspace {
+ public:
+  Workspace(int device, std::size_t device_bytes, std::size_t host_bytes)
+      : device_(device), buffer_(allocate_device(device, std::max<std::size_t>(device_bytes, 16))),
+        host_(host_bytes), device_bytes_(device_bytes) {}
+  ~Workspace() {
+    if (!host_.empty()) {
+      try {
+        synchronize_current_stream(device_);
+      } catch (...) {  // the failure surfaces again at the caller's next synchronization
+      }
+    }
+  }
+  Workspace(const Workspace&) = delete;
+  Workspace& operator=(const Workspace&) = delete;
+  void* device() const { return buffer_->data(); }
+  std::size_t device_bytes() const { return device_bytes_; }
+  void* host() { return host_.empty() ? nullptr : host_.data(); }
+  std::size_t host_bytes() const { return host_.size(); }
+
+ private:
+  int device_;
+  std::shared_ptr<Buffer> buffer_;
+  std::vector<unsigned char> host_;
+  std::size_t device_bytes_;
+};
+
+cublasFillMode_t fill(bool lower) { return lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER; }
+
+class CusolverSolver final : public DenseSolver {
+ public:
+  explicit CusolverSolver(int device) : device_(device) {}
+
+  void getrf(const MatrixStack& a, std::int64_t* ipiv, int* info) override {
+    const Cusolver& api = cusolver();
+    const CusolverSession s = cusolver_session(device_);
+    const cudaDataType t = data_type(a.dtype);
+    const std::int64_t n = a.rows;
+    std::size_t dev = 0, host = 0;
+    check_cusolver(api.getrf_buffer_size(s.handle, s.params, n, n, t, a.data, n, t, &dev, &host),
+                   "cusolverDnXgetrf_bufferSize");
+    Workspace ws(device_, dev, host);
+    for (std::int64_t b = 0; b < a.count; ++b)
+      check_cusolver(api.getrf(s.handle, s.params, n, n, t, a.matrix(b), n, ipiv + b * n, t, ws.device(),
+                               ws.device_bytes(), ws.host(), ws.host_bytes(), info + b),
+                     "cusolverDnXgetrf");
+    note("linalg getrf (cuSOLVER)");
+  }
+
+  void getrs(bool transpose, const MatrixStack& lu, const std::int64_t* ipiv, const MatrixStack& b,
+             int* info) override {
+    const Cusolver& api = cusolver();
+    const CusolverSession s = cusolver_session(device_);
+    const cudaDataType t = data_type(lu.dtype);
+    const std::int64_t n = lu.rows;
+    for (std::int64_t i = 0; i < lu.count; ++i)
+      check_cusolver(api.getrs(s.handle, s.params, transpose ? CUBLAS_OP_T : CUBLAS_OP_N, n, b.cols, t, lu.matrix(i),
+                               n, ipiv + i * n, t, b.matrix(i), n, info + i),
+                     "cusolverDnXgetrs");
+    note("linalg getrs (cuSOLVER)");
+  }
+
+  void potrf(bool lower, const MatrixStack& a, int* info) override {
+    const Cusolver& api = cusolver();
+    const CusolverSession s = cusolver_session(device_);
+    const cudaDataType t = data_type(a.dtype);
+    const std::int64_t n = a.rows;
+    std::size_t dev = 0, host = 0;
+    check_cusolver(api.potrf_buffer_size(s.handle, s.params, fill(lower), n, t, a.data, n, t, &dev, &host),
+                   "cusolverDnXpotrf_bufferSize");
+    Workspace ws(device_, dev, host);
+    for (std::int64_t b = 0; b < a.count; ++b)
+      check_cusolver(api.potrf(s.handle, s.params, fill(lower), n, t, a.matrix(b), n, t, ws.device(),
+                               ws.device_bytes(), ws.host(), ws.host_bytes(), info + b),
+                     "cusolverDnXpotrf");
+    note("linalg potrf (cuSOLVER)");
+  }
+
+  void heevd(bool vectors, bool lower, const MatrixStack& a, void* w, int* info) override {
+    const Cusolver& api = cusolver();
+    const CusolverSession s = cusolver_session(device_);
+    const cudaDataType t = data_type(a.dtype), wt = data_type(real_dtype(a.dtype));
+    const cusolverEigMode_t jobz = vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+    const std::int64_t n = a.rows, wstride = n * itemsize(real_dtype(a.dtype));
+    std::size_t dev = 0, host = 0;
+    // Stacks go to the batched routine in one call where it exists (its size limit:
+    // n * n * count within int32).
+    if (a.count > 1 && api.syev_batched && api.syev_batched_buffer_size && n * n * a.count <= INT_MAX) {
+      check_cusolver(api.syev_batched_buffer_size(s.handle, s.params, jobz, fill(lower), n, t, a.data, n, wt, w, t,
+                                                  &dev, &host, a.count),
+                     "cusolverDnXsyevBatched_bufferSize");
+      Workspace ws(device_, dev, host);
+      check_cusolver(api.syev_batched(s.handle, s.params, jobz, fill(lower), n, t, a.data, n, wt, w, t, ws.device(),
+                                      ws.device_bytes(), ws.host(), ws.host_bytes(), info, a.count),
+                     "cusolverDnXsyevBatched");
+      note("linalg syevBatched (cuSOLVER)");
+      return;
+    }
+    check_cusolver(api.syevd_buffer_size(s.handle, s.params, jobz, fill(lower), n, t, a.data, n, wt, w, t, &dev, &host),
+                   "cusolverDnXsyevd_bufferSize");
+    Workspace ws(device_, dev, host);
+    for (std::int64_t b = 0; b < a.count; ++b)
+      check_cusolver(api.syevd(s.handle, s.params, jobz, fill(lower), n, t, a.matrix(b), n, wt,
+                               static_cast<char*>(w) + b * wstride, t, ws.device(), ws.device_bytes(), ws.host(),
+                               ws.host_bytes(), info + b),
+                     "cusolverDnXsyevd");
+    note("linalg syevd (cuSOLVER)");
+  }
+
+  void gesvd(char job, const MatrixStack& a, void* s_out, void* u, void* vt, int* info) override {
+    const Cusolver& api = cusolver();
+    const CusolverSession s = cusolver_session(device_);
+    const cudaDataType t = data_type(a.dtype), st = data_type(real_dtype(a.dtype));
+    const std::int64_t m = a.rows, n = a.cols, w = itemsize(a.dtype);
+    const bool uv = job != 'N';
+    const std::int64_t ucols = job == 'A' ? m : n;
+    const signed char jobu = static_cast<signed char>(job), jobvt = static_cast<signed char>(job);
+    std::size_t dev = 0, host = 0;
+    check_cusolver(api.gesvd_buffer_size(s.handle, s.params, jobu, jobvt, m, n, t, a.data, m, st, s_out, t,
+                                         uv ? u : nullptr, m, t, uv ? vt : nullptr, n, t, &dev, &host),
+                   "cusolverDnXgesvd_bufferSize");
+    Workspace ws(device_, dev, host);
+    for (std::int64_t b = 0; b < a.count; ++b) {
+      void* sp = static_cast<char*>(s_out) + b * n * itemsize(real_dtype(a.dtype));
+      void* up = uv ? static_cast<char*>(u) + b * m * ucols * w : nullptr;
+      void* vp = uv ? static_cast<char*>(vt) + b * n * n * w : nullptr;
+      check_cusolver(api.gesvd(s.handle, s.params, jobu, jobvt, m, n, t, a.matrix(b), m, st, sp, t, up, m, t, vp, n, t,
+                               ws.device(), ws.device_bytes(), ws.host(), ws.host_bytes(), info + b),
+                     "cusolverDnXgesvd");
+    }
+    note("linalg gesvd (cuSOLVER)");
+  }
+
+  void geqrf(const MatrixStack& a, void* tau, int* info) override {
+    const Cusolver& api = cusolver();
+    const CusolverSession s = cusolver_session(device_);
+    const cudaDataType t = data_type(a.dtype);
+    const std::int64_t m = a.rows, n = a.cols, k = std::min(m, n);
+    std::size_t dev = 0, host = 0;
+    check_cusolver(api.geqrf_buffer_size(s.handle, s.params, m, n, t, a.data, m, t, tau, t, &dev, &host),
+                   "cusolverDnXgeqrf_bufferSize");
+    Workspace ws(device_, dev, host);
+    for (std::int64_t b = 0; b < a.count; ++b)
+      check_cusolver(api.geqrf(s.handle, s.params, m, n, t, a.matrix(b), m, t,
+                               static_cast<char*>(tau) + b * k * itemsize(a.dtype), t, ws.device(), ws.device_bytes(),
+                               ws.host(), ws.host_bytes(), info + b),
+                     "cusolverDnXgeqrf");
+    note("linalg geqrf (cuSOLVER)");
+  }
+
+  void orgqr(const MatrixStack& q, std::int64_t k, const void* tau, int* info) override {
+    const Cusolver& api = cusolver();
+    const CusolverSession s = cusolver_session(device_);
+    const int p = precision_index(q.dtype);
+    const int m = int32_size(q.rows, "qr"), n = int32_size(q.cols, "qr"), kk = int32_size(k, "qr");
+    int lwork = 0;
+    check_cusolver(api.orgqr_buffer_size[p](s.handle, m, n, kk, q.data, m, tau, &lwork), "cusolverDnXorgqr_bufferSize");
+    lwork = std::max(lwork, 1);
+    Workspace ws(device_, static_cast<std::size_t>(lwork) * itemsize(q.dtype), 0);
+    for (std::int64_t b = 0; b < q.count; ++b)
+      check_cusolver(api.orgqr[p](s.handle, m, n, kk, q.matrix(b), m,
+                                  static_cast<const char*>(tau) + b * k * itemsize(q.dtype), ws.device(), lwork,
+                                  info + b),
+                     "cusolverDn?orgqr");
+    note("linalg orgqr (cuSOLVER)");
+  }
+
+ private:
+  // Names the work for an asynchronous failure reported at the next synchronization.
+  void note(const char* op) { current_stream_state(device_).last_op.store(op, std::memory_order_relaxed); }
+  int device_;
+};
+
+}  // namespace
+
+DenseSolver* CudaBackend::dense_solver() {
+  static auto* solvers = new PerDevice<CusolverSolver>();  // leaked, like the backends
+  return &solvers->get(index_, [&] { return std::make_unique<CusolverSolver>(index_); });
+}
+
+}  // namespace copper::backend::cuda

@@ -1,0 +1,82 @@
+// User modules on a GPU: loading (memory cache keyed by device and the module's full
+// text, then the disk cache), kernels looked up once per device, function
+// attributes, and launches on a stream.
+#pragma once
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "backend/cuda/cuda_driver.h"
+#include "backend/cuda/cuda_raw_compile.h"
+#include "backend/cuda/per_device.h"
+
+namespace copper::cuda {
+struct StreamState;
+}
+
+namespace copper::backend::cuda {
+
+struct LoadedRawModule {
+  CUmodule module = nullptr;
+  std::vector<std::pair<std::string, std::string>> lowered_names;
+  // The symbol to look up for `name`: its lowered form when it is a name expression.
+  const std::string& symbol_of(const std::string& name) const;
+};
+
+// Loaded modules live as long as the process (as the built-in kernels' do), so
+// kernels and globals taken from them stay valid.
+const LoadedRawModule& load_raw_module(int device, const RawModuleSource& source);
+const LoadedRawModule& load_raw_image(int device, const std::vector<char>& image);
+
+// A kernel on one device, with the limits a launch is checked against.
+struct RawFunction {
+  CUfunction fn = nullptr;
+  int max_threads_per_block = 0;
+  std::atomic<int> max_dynamic_shared_bytes{0};
+};
+// RuntimeError naming `what` (e.g. "RawKernel 'f'") when the module has no such symbol.
+std::unique_ptr<RawFunction> find_raw_function(int device, const LoadedRawModule& module, const std::string& name,
+                                               const std::string& what);
+
+int function_attribute(CUfunction fn, CUfunction_attribute attribute);
+void set_function_attribute(int device, CUfunction fn, CUfunction_attribute attribute, int value);
+
+// A __device__/__constant__ variable's address and size; RuntimeError if absent.
+std::pair<CUdeviceptr, std::size_t> module_global(int device, const LoadedRawModule& module, const std::string& name);
+
+// Enqueues the kernel on `stream` (nullptr: the device's current stream); `op` is a
+// static name recorded for asynchronous error reports. Launch errors from the driver
+// raise RuntimeError naming `op`.
+void launch_raw(int device, CUfunction fn, const unsigned grid[3], const unsigned block[3], unsigned shared_bytes,
+                void** params, copper::cuda::StreamState* stream, const char* op, bool cooperative);
+
+// Objects made once per device on first use and then read without a lock; owned
+// (freed with the slots), unlike PerDevice's.
+template <class T> class DeviceSlots {
+ public:
+  static constexpr int kMaxDevices = PerDevice<T>::kMaxDevices;
+  DeviceSlots() = default;
+  DeviceSlots(const DeviceSlots&) = delete;
+  DeviceSlots& operator=(const DeviceSlots&) = delete;
+  ~DeviceSlots() {
+    for (auto& s : slots_) delete s.load(std::memory_order_relaxed);
+  }
+  template <class Make> T& get(int device, Make&& make) {
+    if (T* p = slots_[device].load(std::memory_order_acquire)) return *p;
+    std::lock_guard lock(mutex_);
+    if (T* p = slots_[device].load(std::memory_order_relaxed)) return *p;
+    std::unique_ptr<T> made = make();  // may throw: nothing stored
+    T* raw = made.release();
+    slots_[device].store(raw, std::memory_order_release);
+    return *raw;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::atomic<T*> slots_[kMaxDevices] = {};
+};
+
+}  // namespace copper::backend::cuda
