@@ -107,7 +107,6 @@ LstsqResult lstsq(const ndarray& a, const ndarray& b, std::optional<double> rcon
   const ndarray a_cast = a.dtype() == result ? a : astype(a, result);
   ndarray b2 = b.dtype() == result ? b : astype(b, result);
   if (vector) b2 = reshape(b2, {m, 1});
-  const std::int64_t k = b2.shape()[1];
 
   const SVDResult f = svd(a_cast, false);
   LstsqResult r;

@@ -117,18 +117,21 @@ ndarray Generator::integers(const ndarray& low, const std::optional<ndarray>& hi
   return integers_params(*this, low, high, size, dtype, endpoint);
 }
 
+std::pair<__int128, __int128> integer_range(DType dtype) {
+  const copper::Kind k = kind(dtype);
+  if (k == copper::Kind::int_) {
+    const int bits = static_cast<int>(itemsize(dtype)) * 8;
+    return {-(static_cast<__int128>(1) << (bits - 1)), (static_cast<__int128>(1) << (bits - 1)) - 1};
+  }
+  if (k == copper::Kind::uint_) return {0, (static_cast<__int128>(1) << (itemsize(dtype) * 8)) - 1};
+  return {0, 1};  // bool
+}
+
 ndarray integers_wide(Generator& g, __int128 low, __int128 high, bool endpoint, const Shape& size, DType dtype) {
   const copper::Kind k = kind(dtype);
   if (dtype != bool_ && k != copper::Kind::int_ && k != copper::Kind::uint_)
     throw TypeError("Unsupported dtype " + dtype_repr(dtype) + " for integers");
-  __int128 lo_bound = 0, hi_bound = 1;
-  if (k == copper::Kind::int_) {
-    const int bits = static_cast<int>(itemsize(dtype)) * 8;
-    lo_bound = -(static_cast<__int128>(1) << (bits - 1));
-    hi_bound = (static_cast<__int128>(1) << (bits - 1)) - 1;
-  } else if (k == copper::Kind::uint_) {
-    hi_bound = (static_cast<__int128>(1) << (itemsize(dtype) * 8)) - 1;
-  }
+  const auto [lo_bound, hi_bound] = integer_range(dtype);
   const std::string tname(name(dtype));
   const __int128 high_incl = endpoint ? high : high - 1;
   if (low < lo_bound) throw ValueError("low is out of bounds for " + tname);

@@ -2,6 +2,7 @@
 // per-element parameters), NumPy's parameter checks, and the integer range check Python's
 // wide ints need.
 #pragma once
+#include <utility>
 #include <string>
 
 #include "copper/random.hpp"
@@ -25,6 +26,8 @@ ndarray draw(Generator& g, ops::philox::Kind kind, const Shape& size, DType dtyp
 
 // integers() over the whole range Python ints can name: [low, high_inclusive] as 128-bit.
 ndarray integers_wide(Generator& g, __int128 low, __int128 high, bool endpoint, const Shape& size, DType dtype);
+// The smallest and largest value of an integer (or bool) dtype, for integers()' bound checks.
+std::pair<__int128, __int128> integer_range(DType dtype);
 
 // What NumPy requires of a parameter, with the messages it words for arrays and scalars.
 enum class Constraint {

@@ -204,14 +204,7 @@ ndarray integers_params(Generator& g, const ndarray& low_in, const std::optional
   if (one_arg)
     for (__int128 h : hi)
       if (endpoint ? h < 0 : h <= 0) throw ValueError(endpoint ? "high < 0" : "high <= 0");
-  __int128 lo_bound = 0, hi_bound = 1;
-  if (k == copper::Kind::int_) {
-    const int bits = static_cast<int>(itemsize(dtype)) * 8;
-    lo_bound = -(static_cast<__int128>(1) << (bits - 1));
-    hi_bound = (static_cast<__int128>(1) << (bits - 1)) - 1;
-  } else if (k == copper::Kind::uint_) {
-    hi_bound = (static_cast<__int128>(1) << (itemsize(dtype) * 8)) - 1;
-  }
+  const auto [lo_bound, hi_bound] = integer_range(dtype);
   const std::string tname(name(dtype));
   for (__int128 v : lo)
     if (v < lo_bound) throw ValueError("low is out of bounds for " + tname);
