@@ -55,33 +55,28 @@ def rand(L, shape, dtype):
 
 
 def generator(L):
-    if L.name == "copper":
-        return L.xp.random.default_rng(7)
-    if L.name == "cupy":
-        return L.xp.random.default_rng(7)
-    return None
+    return L.xp.random.default_rng(7) if L.name in ("copper", "cupy") else None
 
 
-def uniform(L, n, dtype, gen):
+# What each distribution is called: torch's function, CuPy's legacy function, the Generator method.
+SPELLING = {"uniform": ("rand", "rand", "random"), "normal": ("randn", "standard_normal", "standard_normal")}
+
+
+def draw(L, what, n, dtype, gen):
+    """n draws of `what`: torch.rand/randn, CuPy's legacy functions where gen is None, else gen's method."""
+    torch_fn, legacy_fn, method = SPELLING[what]
     if L.name == "torch":
-        return L.xp.rand(n, dtype=torch_dtype(L, dtype), device=L.device)
+        return getattr(L.xp, torch_fn)(n, dtype=torch_dtype(L, dtype), device=L.device)
     if L.name == "cupy" and gen is None:
-        return L.xp.random.rand(n, dtype=dtype)
-    return gen.random(n, dtype=dtype)
+        return getattr(L.xp.random, legacy_fn)(n, dtype=dtype)
+    return getattr(gen, method)(n, dtype=dtype)
 
 
-def normal(L, n, dtype, gen):
-    if L.name == "torch":
-        return L.xp.randn(n, dtype=torch_dtype(L, dtype), device=L.device)
-    if L.name == "cupy" and gen is None:
-        return L.xp.random.standard_normal(n, dtype=dtype)
-    return gen.standard_normal(n, dtype=dtype)
-
-
-def legacy(L, what, n, draw):
+def legacy(L, what, n):
+    """float64 draws through the legacy module functions (copper: rand/randn, as NumPy's)."""
     if L.name == "copper":
         return L.xp.random.rand(n) if what == "uniform" else L.xp.random.randn(n)
-    return draw(L, n, np.float64, None)
+    return draw(L, what, n, np.float64, None)
 
 
 def to_device(L, host):
@@ -155,14 +150,14 @@ def random_section(libs, n, bw, repeats):
     for dtype in (np.float32, np.float64):
         floor = n * np.dtype(dtype).itemsize / bw["copy_bw"] * 1e3 if bw.get("copy_bw") else None
         name = np.dtype(dtype).name
-        for what, draw in (("uniform", uniform), ("normal", normal)):
+        for what in SPELLING:
             # Generator API for copper and CuPy; torch.rand/randn; CuPy's legacy rand/standard_normal too.
-            rows.append(timed_row(libs, f"{what} {n:.0e} {name} (Generator)", lambda L: generator(L),
-                                  lambda L, g, draw=draw: draw(L, n, dtype, g), floor, repeats))
+            rows.append(timed_row(libs, f"{what} {n:.0e} {name} (Generator)", generator,
+                                  lambda L, g, what=what: draw(L, what, n, dtype, g), floor, repeats))
             if dtype == np.float64:  # NumPy's legacy rand/randn have no dtype: float64 only
                 rows.append(timed_row(libs, f"{what} {n:.0e} {name} (legacy rand/randn)", lambda L: None,
-                                      lambda L, _, what=what, draw=draw: legacy(L, what, n, draw),
-                                      floor, repeats, names=("copper", "cupy")))
+                                      lambda L, _, what=what: legacy(L, what, n), floor, repeats,
+                                      names=("copper", "cupy")))
     return rows
 
 

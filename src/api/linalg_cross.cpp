@@ -1,5 +1,6 @@
 // cross: component formulas over broadcast views, as NumPy writes them (a missing
 // third component of a 2-vector counts as zero).
+#include "api/linalg_support.h"
 #include "copper/linalg.hpp"
 #include "copper/manipulation.hpp"
 #include "copper/ufuncs.hpp"
@@ -7,12 +8,7 @@
 namespace copper {
 namespace {
 
-int named_axis(const char* name, int axis, int ndim) {
-  if (axis < -ndim || axis >= ndim)
-    throw AxisError(std::string(name) + ": axis " + std::to_string(axis) + " is out of bounds for array of dimension " +
-                    std::to_string(ndim));
-  return axis < 0 ? axis + ndim : axis;
-}
+using api::linalg_detail::named_axis;
 
 ndarray component(const ndarray& v, std::int64_t i) { return v[{ellipsis, i}]; }
 

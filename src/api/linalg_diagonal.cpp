@@ -1,6 +1,7 @@
 // diagonal (a strided view), trace, diag, tril, triu.
 #include "api/array_factory.h"
 #include "copper/creation.hpp"
+#include "api/linalg_support.h"
 #include "copper/linalg.hpp"
 #include "copper/manipulation.hpp"
 #include "copper/reductions.hpp"
@@ -9,12 +10,7 @@
 namespace copper {
 namespace {
 
-int named_axis(const char* name, int axis, int ndim) {
-  if (axis < -ndim || axis >= ndim)
-    throw AxisError(std::string(name) + ": axis " + std::to_string(axis) + " is out of bounds for array of dimension " +
-                    std::to_string(ndim));
-  return axis < 0 ? axis + ndim : axis;
-}
+using api::linalg_detail::named_axis;
 
 // Keeps m where column - row <= k (lower) or >= k (upper) over the last two axes.
 ndarray triangle(const ndarray& m, int k, bool lower) {

@@ -21,12 +21,6 @@ ndarray sum_of_squares(const ndarray& x, const Axes& axes, bool keepdims = false
   return api::run_reduce(ops::ReduceOp::sumsq, x, plan, real_dtype(x.dtype()), std::nullopt, "add");
 }
 
-int normalized_axis(int axis, int ndim) {
-  if (axis < -ndim || axis >= ndim)
-    throw AxisError("axis " + std::to_string(axis) + " is out of bounds for array of dimension " + std::to_string(ndim));
-  return axis < 0 ? axis + ndim : axis;
-}
-
 std::string order_text(const NormOrder& ord) {
   if (const auto* s = std::get_if<std::string>(&ord)) return *s;
   return "";
@@ -88,7 +82,7 @@ ndarray norm(const ndarray& x_in, const NormOrder& ord, std::optional<std::vecto
     for (int d = 0; d < nd; ++d) axis->push_back(d);
   }
   std::vector<int> axes = *axis;
-  for (int& a : axes) a = normalized_axis(a, nd);
+  for (int& a : axes) a = normalize_axis(a, nd);
   ndarray r;
   if (axes.size() == 1) {
     return vector_norm(x, ord, axes[0], keepdims);

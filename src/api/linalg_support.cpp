@@ -25,6 +25,13 @@ DType compute_type(DType result, Device device) {
   return result;
 }
 
+int named_axis(const char* name, int axis, int ndim) {
+  if (axis < -ndim || axis >= ndim)
+    throw AxisError(std::string(name) + ": axis " + std::to_string(axis) + " is out of bounds for array of dimension " +
+                    std::to_string(ndim));
+  return axis < 0 ? axis + ndim : axis;
+}
+
 void check_stacked_2d(const ndarray& a) {
   if (a.ndim() < 2)
     throw LinAlgError(std::to_string(a.ndim()) + "-dimensional array given. Array must be at least two-dimensional");

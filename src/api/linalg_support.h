@@ -21,6 +21,9 @@ DType result_type(std::initializer_list<const ndarray*> arrays);
 // results within float32 rounding of the double-precision ones for well-conditioned input).
 DType compute_type(DType result, Device device);
 
+// `axis` made non-negative; AxisError naming the argument ("axisa: axis 3 is out of
+// bounds ...", NumPy's wording for cross, diagonal, trace) when out of range.
+int named_axis(const char* name, int axis, int ndim);
 void check_stacked_2d(const ndarray& a);      // LinAlgError below 2-d
 void check_stacked_square(const ndarray& a);  // LinAlgError unless the last two dims are equal
 inline Shape batch_of(const ndarray& a) { return Shape(a.shape().begin(), a.shape().end() - 2); }

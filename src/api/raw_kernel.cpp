@@ -1,5 +1,5 @@
 // RawKernel: launch checks, argument packing and function attributes. Everything
-// a launch needs per device is looked up once (DeviceSlots), so the per-launch work is
+// a launch needs per device is looked up once (PerDevice), so the per-launch work is
 // the checks below, one small array of parameter pointers and cuLaunchKernel.
 #include <array>
 

@@ -22,7 +22,7 @@ struct RawModuleState {
   struct Loaded {
     const backend::cuda::LoadedRawModule* module;
   };
-  backend::cuda::DeviceSlots<Loaded> loaded;
+  backend::cuda::PerDevice<Loaded> loaded;
 #endif
 };
 
@@ -32,7 +32,7 @@ struct RawKernelState {
   std::string what;          // "RawKernel 'name'", for error messages
   const char* op = nullptr;  // `what`, interned: streams record it for asynchronous errors
 #ifdef COPPER_HAVE_CUDA
-  backend::cuda::DeviceSlots<backend::cuda::RawFunction> functions;
+  backend::cuda::PerDevice<backend::cuda::RawFunction> functions;
 #endif
 };
 

@@ -29,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "api/reduction_support.h"
 #include "backend/cuda/cuda_reduce.h"
 #include "backend/cuda/kernel_cache.h"
 #include "copper/errors.hpp"
@@ -130,18 +131,8 @@ Outcome compile(const Program& prog) {
   }
 }
 
-DType default_sum(DType t) {
-  switch (t) {
-    case DType::bool_:
-    case DType::int8:
-    case DType::int16:
-    case DType::int32: return DType::int64;
-    case DType::uint8:
-    case DType::uint16:
-    case DType::uint32: return DType::uint64;
-    default: return t;
-  }
-}
+// The dtype sum and cumsum accumulate in by default (the front end's rule).
+DType default_sum(DType t) { return copper::api::default_sum_dtype(t); }
 
 // The subset every shape and mode compiles in the default run.
 std::vector<ReduceVariant> representative_variants() {

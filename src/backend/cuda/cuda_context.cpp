@@ -32,7 +32,7 @@ namespace {
 int count_devices() {
   int count = 0;
   if (const Driver* drv = try_driver()) drv->cuDeviceGetCount(&count);
-  return std::min(count, PerDevice<DeviceInfo>::kMaxDevices);
+  return std::min(count, kMaxDevices);
 }
 int known_device_count() {
   static const int count = count_devices();

@@ -20,7 +20,14 @@ namespace copper::backend::cuda {
   X(cuMemPoolSetAttribute) X(cuMemPoolGetAttribute) X(cuStreamCreate) X(cuStreamDestroy)         \
   X(cuStreamSynchronize) X(cuStreamQuery) X(cuStreamWaitEvent) X(cuEventCreate) X(cuEventRecord)  \
   X(cuEventQuery) X(cuEventSynchronize) X(cuEventDestroy) X(cuEventElapsedTime) X(cuLaunchKernel) \
-  X(cuFuncSetAttribute) X(cuOccupancyMaxActiveBlocksPerMultiprocessor)
+  X(cuFuncSetAttribute) X(cuOccupancyMaxActiveBlocksPerMultiprocessor)                            \
+  /* user kernels (RawKernel / RawModule) */                                                    \
+  X(cuFuncGetAttribute) X(cuModuleGetGlobal) X(cuLaunchCooperativeKernel)                         \
+  /* graphs, stream capture, peer copies, device properties */                                   \
+  X(cuStreamBeginCapture) X(cuStreamEndCapture) X(cuStreamIsCapturing)                            \
+  X(cuThreadExchangeStreamCaptureMode) X(cuGraphInstantiate) X(cuGraphLaunch) X(cuGraphGetNodes)  \
+  X(cuGraphExecDestroy) X(cuGraphDestroy) X(cuGraphUpload)                                        \
+  X(cuDeviceCanAccessPeer) X(cuCtxEnablePeerAccess) X(cuMemcpyPeerAsync) X(cuDeviceTotalMem)
 
 struct Driver {
 #define COPPER_DRIVER_MEMBER(name) decltype(&::name) name = nullptr;

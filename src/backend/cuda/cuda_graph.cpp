@@ -5,7 +5,6 @@
 #include <string>
 #include <thread>
 
-#include "backend/cuda/cuda_graph_driver.h"
 #include "backend/cuda/cuda_memory.h"
 #include "backend/cuda/per_device.h"
 #include "copper/errors.hpp"
@@ -17,15 +16,14 @@ GraphState::~GraphState() {
   const Driver* d = try_driver();
   if (!d) return;
   try {
-    const GraphDriver& g = graph_driver();
     make_current(device);
     if (launched && last_launch) {
       // The kept memory goes back to the pool next: the last replay must be done with it.
       RelaxedCaptureScope relaxed;
       d->cuEventSynchronize(last_launch);
     }
-    if (exec) g.cuGraphExecDestroy(exec);
-    if (graph) g.cuGraphDestroy(graph);
+    if (exec) d->cuGraphExecDestroy(exec);
+    if (graph) d->cuGraphDestroy(graph);
     if (last_launch) d->cuEventDestroy(last_launch);
   } catch (...) {
     // No throw from a destructor; the process is going down or the driver is gone.
@@ -49,7 +47,7 @@ struct CaptureSession {
 // The captures in progress, per device; leaked (buffers freed at exit still ask).
 struct Registry {
   std::mutex mutex;
-  std::vector<std::shared_ptr<CaptureSession>> sessions[PerDevice<int>::kMaxDevices];
+  std::vector<std::shared_ptr<CaptureSession>> sessions[kMaxDevices];
 };
 Registry& registry() {
   static auto* r = new Registry();
@@ -112,7 +110,7 @@ void refuse_during_capture(int device, const char* what) {
 RelaxedCaptureScope::RelaxedCaptureScope() {
   try {
     CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
-    if (graph_driver().cuThreadExchangeStreamCaptureMode(&mode) == CUDA_SUCCESS) {
+    if (driver().cuThreadExchangeStreamCaptureMode(&mode) == CUDA_SUCCESS) {
       saved_ = static_cast<int>(mode);
       active_ = true;
     }
@@ -124,7 +122,7 @@ RelaxedCaptureScope::RelaxedCaptureScope() {
 RelaxedCaptureScope::~RelaxedCaptureScope() {
   if (!active_) return;
   auto mode = static_cast<CUstreamCaptureMode>(saved_);
-  graph_driver().cuThreadExchangeStreamCaptureMode(&mode);
+  driver().cuThreadExchangeStreamCaptureMode(&mode);
 }
 
 CUresult allocate_outside_capture(int device, CUdeviceptr* ptr, std::size_t nbytes) {
@@ -169,7 +167,7 @@ void begin_capture(const std::shared_ptr<StreamState>& stream) {
   if (stream->capturing.load())
     throw RuntimeError("the stream is already capturing; call end_capture() first");
   const int device = stream->device;
-  const GraphDriver& g = graph_driver();
+  const Driver& d = driver();
   make_current(device);
   // First uses make calls a capture forbids: open the pool and the allocation stream now.
   memory_stats(device);
@@ -184,7 +182,7 @@ void begin_capture(const std::shared_ptr<StreamState>& stream) {
     captures_in_progress[device].fetch_add(1, std::memory_order_acq_rel);
   }
   stream->capturing.store(true);
-  if (CUresult res = g.cuStreamBeginCapture(stream->handle, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL); res != CUDA_SUCCESS) {
+  if (CUresult res = d.cuStreamBeginCapture(stream->handle, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL); res != CUDA_SUCCESS) {
     stream->capturing.store(false);
     take_session(device, stream.get());
     check(res, "cuStreamBeginCapture");
@@ -203,10 +201,10 @@ std::shared_ptr<GraphState> end_capture(StreamState& stream) {
         throw RuntimeError("end_capture() must be called on the thread that called begin_capture()");
     }
   }
-  const GraphDriver& g = graph_driver();
+  const Driver& d = driver();
   make_current(device);
   CUgraph graph = nullptr;
-  const CUresult res = g.cuStreamEndCapture(stream.handle, &graph);
+  const CUresult res = d.cuStreamEndCapture(stream.handle, &graph);
   stream.capturing.store(false);
   auto state = std::make_shared<GraphState>();  // owns what the session kept from here on
   state->device = device;
@@ -217,10 +215,10 @@ std::shared_ptr<GraphState> end_capture(StreamState& stream) {
                        ". An operation that cannot be recorded in a graph ran during the capture (for example "
                        "work on the legacy default stream while a blocking stream captures)");
   }
-  check(g.cuGraphGetNodes(graph, nullptr, &state->nodes), "cuGraphGetNodes");
+  check(d.cuGraphGetNodes(graph, nullptr, &state->nodes), "cuGraphGetNodes");
   // Auto-free: should a library allocate graph memory inside the capture and not free
   // it, a relaunch frees the previous launch's block instead of failing.
-  check(g.cuGraphInstantiate(&state->exec, graph, CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH),
+  check(d.cuGraphInstantiate(&state->exec, graph, CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH),
         "cuGraphInstantiate");
   return state;
 }
@@ -229,7 +227,7 @@ bool is_capturing(const StreamState& stream) {
   if (!stream.handle) return false;  // the legacy stream cannot capture
   make_current(stream.device);
   CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
-  check(graph_driver().cuStreamIsCapturing(stream.handle, &status), "cuStreamIsCapturing");
+  check(driver().cuStreamIsCapturing(stream.handle, &status), "cuStreamIsCapturing");
   if (status == CU_STREAM_CAPTURE_STATUS_INVALIDATED)
     throw RuntimeError("the capture on this stream was invalidated by an operation that cannot be captured");
   return status == CU_STREAM_CAPTURE_STATUS_ACTIVE;
@@ -250,7 +248,7 @@ void launch_graph(GraphState& graph, StreamState& stream) {
   const Driver& d = driver();
   make_current(graph.device);
   stream.last_op.store("a CUDA graph", std::memory_order_relaxed);
-  check(graph_driver().cuGraphLaunch(graph.exec, stream.handle), "cuGraphLaunch");
+  check(driver().cuGraphLaunch(graph.exec, stream.handle), "cuGraphLaunch");
   launch_counter.fetch_add(1, std::memory_order_relaxed);
   if (!graph.kept.empty()) {
     // Launches of one graph run in order, so the last one done means all are.
@@ -263,7 +261,7 @@ void launch_graph(GraphState& graph, StreamState& stream) {
 void upload_graph(GraphState& graph, StreamState& stream) {
   check_launchable(graph, stream, "Graph.upload");
   make_current(graph.device);
-  check(graph_driver().cuGraphUpload(graph.exec, stream.handle), "cuGraphUpload");
+  check(driver().cuGraphUpload(graph.exec, stream.handle), "cuGraphUpload");
 }
 
 }  // namespace copper::backend::cuda

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "backend/cuda/cuda_context.h"
+#include "backend/cuda/per_device.h"
 
 namespace copper::cuda {
 
@@ -41,7 +42,7 @@ struct GraphState {
 namespace copper::backend::cuda {
 
 // Captures in progress per device, any thread. Read on every free, so a relaxed load.
-inline std::atomic<int> captures_in_progress[64] = {};
+inline std::atomic<int> captures_in_progress[kMaxDevices] = {};
 inline bool capture_active(int device) { return captures_in_progress[device].load(std::memory_order_acquire) != 0; }
 // RuntimeError naming `what` while a capture runs on `device`.
 void refuse_during_capture(int device, const char* what);

@@ -4,18 +4,16 @@
 #include <string>
 
 #include "backend/cuda/cuda_context.h"
+#include "backend/cuda/per_device.h"
 #include "backend/cuda/cuda_graph.h"
-#include "backend/cuda/cuda_graph_driver.h"
 #include "copper/errors.hpp"
 
 namespace copper::backend::cuda {
 namespace {
 
-constexpr int kMax = 64;
-
 // Per ordered pair: 0 unknown, 1 no direct access, 2 direct access enabled.
 std::mutex peer_mutex;
-int peer_state[kMax][kMax] = {};
+int peer_state[kMaxDevices][kMaxDevices] = {};
 
 int attribute(CUdevice dev, CUdevice_attribute what) {
   int value = 0;
@@ -28,13 +26,13 @@ bool enable_peer_access(int device, int peer) {
   std::lock_guard lock(peer_mutex);
   int& state = peer_state[device][peer];
   if (state) return state == 2;
-  const GraphDriver& g = graph_driver();
+  const Driver& d = driver();
   int can = 0;
-  check(g.cuDeviceCanAccessPeer(&can, device_info(device).device, device_info(peer).device), "cuDeviceCanAccessPeer");
+  check(d.cuDeviceCanAccessPeer(&can, device_info(device).device, device_info(peer).device), "cuDeviceCanAccessPeer");
   state = 1;
   if (can) {
     make_current(device);
-    CUresult r = g.cuCtxEnablePeerAccess(device_info(peer).context, 0);
+    CUresult r = d.cuCtxEnablePeerAccess(device_info(peer).context, 0);
     if (r == CUDA_SUCCESS || r == CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED) state = 2;
   }
   return state == 2;
@@ -64,14 +62,14 @@ bool can_access_peer(int device, int peer) {
   device_info(peer);
   if (device == peer) return true;
   int can = 0;
-  check(graph_driver().cuDeviceCanAccessPeer(&can, device_info(device).device, device_info(peer).device),
+  check(driver().cuDeviceCanAccessPeer(&can, device_info(device).device, device_info(peer).device),
         "cuDeviceCanAccessPeer");
   return can != 0;
 }
 
 void copy_peer(void* dst, int dst_device, const void* src, int src_device, std::size_t nbytes) {
   if (nbytes == 0) return;
-  const GraphDriver& g = graph_driver();
+  const Driver& d = driver();
   if (src_device != dst_device) {
     refuse_during_capture(src_device, "copying between GPUs");
     refuse_during_capture(dst_device, "copying between GPUs");
@@ -81,7 +79,7 @@ void copy_peer(void* dst, int dst_device, const void* src, int src_device, std::
   }
   make_current(dst_device);
   current_stream_state(dst_device).last_op.store("a copy between GPUs", std::memory_order_relaxed);
-  check(g.cuMemcpyPeerAsync(reinterpret_cast<CUdeviceptr>(dst), device_info(dst_device).context,
+  check(d.cuMemcpyPeerAsync(reinterpret_cast<CUdeviceptr>(dst), device_info(dst_device).context,
                             reinterpret_cast<CUdeviceptr>(src), device_info(src_device).context, nbytes,
                             current_stream_handle(dst_device)),
         "cuMemcpyPeerAsync");
@@ -93,7 +91,7 @@ copper::cuda::DeviceProperties device_properties(int device) {
   const CUdevice dev = info.device;
   copper::cuda::DeviceProperties p;
   p.name = info.name;
-  check(graph_driver().cuDeviceTotalMem(&p.total_global_mem, dev), "cuDeviceTotalMem");
+  check(driver().cuDeviceTotalMem(&p.total_global_mem, dev), "cuDeviceTotalMem");
   p.shared_mem_per_block = static_cast<std::size_t>(attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK));
   p.shared_mem_per_multiprocessor =
       static_cast<std::size_t>(attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR));

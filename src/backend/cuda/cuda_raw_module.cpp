@@ -4,7 +4,6 @@
 
 #include "backend/cuda/cuda_context.h"
 #include "backend/cuda/cuda_graph.h"
-#include "backend/cuda/cuda_raw_driver.h"
 #include "backend/cuda/kernel_cache.h"
 #include "copper/errors.hpp"
 
@@ -97,7 +96,7 @@ std::unique_ptr<RawFunction> find_raw_function(int device, const LoadedRawModule
 
 int function_attribute(CUfunction fn, CUfunction_attribute attribute) {
   int value = 0;
-  check(raw_driver().cuFuncGetAttribute(&value, attribute, fn), "cuFuncGetAttribute");
+  check(driver().cuFuncGetAttribute(&value, attribute, fn), "cuFuncGetAttribute");
   return value;
 }
 
@@ -113,7 +112,7 @@ std::pair<CUdeviceptr, std::size_t> module_global(int device, const LoadedRawMod
   make_current(device);
   CUdeviceptr ptr = 0;
   std::size_t bytes = 0;
-  const CUresult r = raw_driver().cuModuleGetGlobal(&ptr, &bytes, module.module, module.symbol_of(name).c_str());
+  const CUresult r = driver().cuModuleGetGlobal(&ptr, &bytes, module.module, module.symbol_of(name).c_str());
   if (r == CUDA_ERROR_NOT_FOUND) throw RuntimeError("RawModule has no global variable named '" + name + "'");
   check(r, "cuModuleGetGlobal");
   return {ptr, bytes};
@@ -126,7 +125,7 @@ void launch_raw(int device, CUfunction fn, const unsigned grid[3], const unsigne
   s.last_op.store(op, std::memory_order_relaxed);
   launch_counter.fetch_add(1, std::memory_order_relaxed);  // copper.cuda.launch_count()
   const CUresult r =
-      cooperative ? raw_driver().cuLaunchCooperativeKernel(fn, grid[0], grid[1], grid[2], block[0], block[1], block[2],
+      cooperative ? driver().cuLaunchCooperativeKernel(fn, grid[0], grid[1], grid[2], block[0], block[1], block[2],
                                                            shared_bytes, s.handle, params)
                   : driver().cuLaunchKernel(fn, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared_bytes,
                                             s.handle, params, nullptr);

@@ -53,30 +53,4 @@ std::pair<CUdeviceptr, std::size_t> module_global(int device, const LoadedRawMod
 void launch_raw(int device, CUfunction fn, const unsigned grid[3], const unsigned block[3], unsigned shared_bytes,
                 void** params, copper::cuda::StreamState* stream, const char* op, bool cooperative);
 
-// Objects made once per device on first use and then read without a lock; owned
-// (freed with the slots), unlike PerDevice's.
-template <class T> class DeviceSlots {
- public:
-  static constexpr int kMaxDevices = PerDevice<T>::kMaxDevices;
-  DeviceSlots() = default;
-  DeviceSlots(const DeviceSlots&) = delete;
-  DeviceSlots& operator=(const DeviceSlots&) = delete;
-  ~DeviceSlots() {
-    for (auto& s : slots_) delete s.load(std::memory_order_relaxed);
-  }
-  template <class Make> T& get(int device, Make&& make) {
-    if (T* p = slots_[device].load(std::memory_order_acquire)) return *p;
-    std::lock_guard lock(mutex_);
-    if (T* p = slots_[device].load(std::memory_order_relaxed)) return *p;
-    std::unique_ptr<T> made = make();  // may throw: nothing stored
-    T* raw = made.release();
-    slots_[device].store(raw, std::memory_order_release);
-    return *raw;
-  }
-
- private:
-  std::mutex mutex_;
-  std::atomic<T*> slots_[kMaxDevices] = {};
-};
-
 }  // namespace copper::backend::cuda

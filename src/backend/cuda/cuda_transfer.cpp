@@ -26,7 +26,7 @@ constexpr std::size_t kDirectLimit = std::size_t{1} << 20;  // below this the dr
 struct Staging {
   std::mutex mutex;  // one transfer at a time uses the ring
   void* buffer[kStages] = {};
-  CUevent events[PerDevice<DeviceInfo>::kMaxDevices][kStages] = {};
+  CUevent events[kMaxDevices][kStages] = {};
   int pending_device[kStages];  // the GPU whose copy last used the buffer, or -1
 };
 

@@ -1,14 +1,15 @@
-// The driver entry points cuda_graph_driver.h looks up (graphs, capture, peer copies,
-// device memory size) exist under the names cuda.h's versioning macros give them: checked
-// against the toolkit's libcuda stub (no GPU needed), so a misspelt or renamed symbol
-// fails here rather than as "driver too old" on a GPU machine.
+// Every driver entry point of cuda_driver.h's table exists under the name cuda.h's
+// versioning macros give it: checked against the toolkit's libcuda stub (no GPU needed),
+// so a misspelt or renamed symbol fails here rather than as "driver too old" on a GPU
+// machine.
 #include <dlfcn.h>
 
 #include <cstdio>
 #include <string>
 #include <vector>
 
-#include "backend/cuda/cuda_graph_driver.h"
+#include "backend/cuda/cuda_driver.h"
+
 
 #ifndef COPPER_CUDA_LIBRARY_DIR
 #define COPPER_CUDA_LIBRARY_DIR "/usr/local/cuda/lib64"
@@ -36,7 +37,7 @@ int main() {
     ++missing;                                                    \
     std::printf("MISSING %s\n", COPPER_CHECK_STRINGIFY(name));     \
   }
-  COPPER_CUDA_GRAPH_FUNCTIONS(COPPER_CHECK_SYMBOL)
+  COPPER_CUDA_DRIVER_FUNCTIONS(COPPER_CHECK_SYMBOL)
 #undef COPPER_CHECK_SYMBOL
   std::printf("%d driver entry points found, %d missing\n", found, missing);
   return missing ? 1 : 0;
