@@ -49,10 +49,10 @@ CPP_BENCH_CANDIDATES = ("bench/copper_cpp_bench", "bench/cpp_overhead", "example
 
 FULL = dict(cube=1000, n_elem=10**9, n_add=5 * 10**8, norm=(1000, 100, 1000), red_f32=(20000, 10000),
             red_f64=(10000, 10000), red_short=(2 * 10**7, 10), bw_bytes=2 * 2**30, transfer_bytes=2**30,
-            overhead_iters=20000, sweep_max=10**9, inplace_n=10**8)
+            overhead_iters=20000, sweep_max=10**9, inplace_n=10**8, transpose=(4096, 4096))
 QUICK = dict(cube=100, n_elem=10**6, n_add=10**6, norm=(100, 10, 100), red_f32=(2000, 1000),
              red_f64=(1000, 1000), red_short=(10**5, 10), bw_bytes=64 * 2**20, transfer_bytes=64 * 2**20,
-             overhead_iters=2000, sweep_max=10**6, inplace_n=10**6)
+             overhead_iters=2000, sweep_max=10**6, inplace_n=10**6, transpose=(512, 512))
 NUMPY_LIMIT_MS = 2000.0  # the sweep times NumPy only where one call takes less
 
 
@@ -166,12 +166,25 @@ def sum_workload(shape, dtype, axis, kind):
                     "reduction", small, rtol=1e-5 if dtype == np.float32 else 1e-12)
 
 
+def transpose_copy_workload(shape, dtype=np.float64):
+    size = math.prod(shape) * np.dtype(dtype).itemsize
+
+    def setup(L, s):
+        return L.asarray(host_random(s, dtype))
+
+    def run(L, x):
+        # A C-order copy of a transposed view (linalg's column-major copies are this).
+        return x.T.contiguous() if L.name == "torch" else L.xp.ascontiguousarray(x.T)
+    return Workload(f"ascontiguousarray(a.T) {shape[0]}x{shape[1]}", shape, dtype, setup, run, size, size,
+                    "copy", (31, 33), rtol=0)
+
+
 def seed_workloads(sz):
     cube = (sz["cube"],) * 3
     n, m = sz["n_elem"], sz["n_add"]
     return [ones_workload(cube), times5_workload(n, np.float32), times5_workload(n, np.float64),
             norm_workload(sz["norm"]), add_workload(m, np.float32), add_workload(m, np.float64),
-            chain_workload(n, np.float32)]
+            chain_workload(n, np.float32), transpose_copy_workload(sz["transpose"])]
 
 
 def reduction_workloads(sz):

@@ -10,6 +10,7 @@
 #include "backend/cuda/cuda_backend.h"
 #include "backend/cuda/cuda_codegen.h"
 #include "backend/cuda/cuda_context.h"
+#include "backend/cuda/cuda_transpose.h"
 #include "backend/cuda/elementwise_launch.h"
 #include "ops/catalogue.h"
 
@@ -44,6 +45,7 @@ void CudaBackend::copy(const ArrayView& src, const ArrayView& dst) {
           "cuMemcpyAsync (device to device)");
     return;
   }
+  if (try_transpose_copy(index_, src, dst)) return;  // transposed views: tiled, coalesced both ways
   EwJob job;
   job.family = EwFamily::cast;
   job.name = "astype";

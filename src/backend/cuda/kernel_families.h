@@ -11,6 +11,7 @@ enum KernelFamily : unsigned {
   kFamilyFill = 3,
   kFamilyWhere = 4,
   kFamilyIota = 6,
+  kFamilyTranspose = 7,  // cuda_transpose.cpp (tiled transposing copy)
   kFamilyReduceMain = 16,
   kFamilyReduceFinalize = 17,
   kFamilyScanLines = 18,  // 18 + ScanKernel: 18-21
