@@ -15,10 +15,11 @@ namespace {
 
 constexpr double inf = std::numeric_limits<double>::infinity();
 
-// The sum of |x|^2 over `axes` in one pass (no |x|^2 temporary), in x's real type.
-ndarray sum_of_squares(const ndarray& x, const Axes& axes, bool keepdims = false) {
+// sqrt of the sum of |x|^2 over `axes`, in x's real type: one reduction kernel (no |x|^2
+// temporary, the square root taken as each output is written).
+ndarray two_norm(const ndarray& x, const Axes& axes, bool keepdims = false) {
   const api::ReducePlan plan = api::plan_reduction(x, axes, keepdims);
-  return api::run_reduce(ops::ReduceOp::sumsq, x, plan, real_dtype(x.dtype()), std::nullopt, "add");
+  return api::run_reduce(ops::ReduceOp::l2norm, x, plan, real_dtype(x.dtype()), std::nullopt, "add");
 }
 
 std::string order_text(const NormOrder& ord) {
@@ -36,7 +37,7 @@ ndarray vector_norm(const ndarray& x, const NormOrder& ord, int axis, bool keepd
   if (p == -inf) return amin(absolute(x), Axes(axis), keep);
   if (p == 0) return sum(astype(not_equal(x, 0), real_dtype(x.dtype())), Axes(axis), keep);
   if (p == 1) return sum(absolute(x), Axes(axis), keep);
-  if (p == 2) return sqrt(sum_of_squares(x, Axes(axis), keepdims));
+  if (p == 2) return two_norm(x, Axes(axis), keepdims);
   const ndarray total = sum(power(absolute(x), p), Axes(axis), keep);
   return power(total, 1.0 / p);
 }
@@ -45,7 +46,7 @@ ndarray matrix_norm(const ndarray& x, const NormOrder& ord, int row_axis, int co
   // Singular values of the (row_axis, col_axis) matrices, moved to the end.
   auto singular_values = [&] { return svdvals(moveaxis(x, {row_axis, col_axis}, {-2, -1})); };
   if (std::holds_alternative<std::monostate>(ord) || order_text(ord) == "fro" || order_text(ord) == "f")
-    return sqrt(sum_of_squares(x, Axes({row_axis, col_axis})));
+    return two_norm(x, Axes({row_axis, col_axis}));
   if (order_text(ord) == "nuc") return sum(singular_values(), Axes(-1));
   if (std::holds_alternative<std::string>(ord)) throw ValueError("Invalid norm order for matrices.");
   const double p = std::get<double>(ord);
@@ -75,7 +76,7 @@ ndarray norm(const ndarray& x_in, const NormOrder& ord, std::optional<std::vecto
     const bool frobenius = std::holds_alternative<std::monostate>(ord) || ((text == "f" || text == "fro") && nd == 2) ||
                            (p && *p == 2 && nd == 1);
     if (frobenius) {  // the 2-norm of all elements, whatever the shape
-      ndarray r = sqrt(sum_of_squares(x, Axes()));
+      ndarray r = two_norm(x, Axes());
       return keepdims ? reshape(r, Shape(nd, 1)) : r;
     }
     axis = std::vector<int>();

@@ -43,7 +43,7 @@ const UfuncInfo& info(UfuncId op) { return table()[static_cast<int>(op)]; }
 
 std::string_view name(ReduceOp op) {
   static constexpr std::string_view names[] = {"sum", "prod", "min", "max", "all", "any", "argmin",
-                                                "argmax", "nansum", "nanprod", "nanmin", "nanmax", "sumsq"};
+                                                "argmax", "nansum", "nanprod", "nanmin", "nanmax", "l2norm"};
   return names[static_cast<int>(op)];
 }
 

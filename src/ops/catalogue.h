@@ -41,7 +41,7 @@ COPPER_TERNARY_UFUNCS(COPPER_DECLARE_FUNCTOR)
 #undef COPPER_DECLARE_FUNCTOR
 
 enum class ReduceOp : std::uint8_t { sum, prod, min, max, all, any, argmin, argmax, nansum, nanprod, nanmin, nanmax,
-                                          sumsq /* sum of |x|^2: linalg.norm, real output */ };
+                                          l2norm /* sqrt of the sum of |x|^2: linalg.norm, real output */ };
 enum class ScanOp : std::uint8_t { cumsum, cumprod };
 std::string_view name(ReduceOp op);
 

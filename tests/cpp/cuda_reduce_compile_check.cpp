@@ -72,9 +72,9 @@ std::vector<ReduceVariant> reduce_variants() {
       v.push_back({ReduceOp::nanmax, in, in});
       v.push_back({ReduceOp::nanmin, in, in});
     }
-    if (inexact(in)) {  // linalg.norm's sum of squares: real output for complex input
+    if (inexact(in)) {  // linalg.norm's 2-norm: real output for complex input
       const DType real = in == DType::complex64 ? DType::float32 : in == DType::complex128 ? DType::float64 : in;
-      v.push_back({ReduceOp::sumsq, in, real});
+      v.push_back({ReduceOp::l2norm, in, real});
     }
     v.push_back({ReduceOp::all, in, DType::bool_});
     v.push_back({ReduceOp::any, in, DType::bool_});

@@ -11,7 +11,7 @@ bool run_family(ops::ReduceOp op, const ArrayView& in, int nreduce, const ArrayV
   switch (op) {
     case ReduceOp::sum:
     case ReduceOp::nansum:
-    case ReduceOp::sumsq: return reduce_sum_family(op, in, nreduce, out);
+    case ReduceOp::l2norm: return reduce_sum_family(op, in, nreduce, out);
     case ReduceOp::prod:
     case ReduceOp::nanprod: return reduce_prod_family(op, in, nreduce, out);
     case ReduceOp::min:

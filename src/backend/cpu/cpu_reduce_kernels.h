@@ -230,7 +230,10 @@ void reduce(const ArrayView& in, int nreduce, const ArrayView& out) {
   for (int d = 0; d < nreduce; ++d) rst[d] = {in.strides[nkeep + d], 0};
   const int64_t nout = shape_size(kshape), nred = shape_size(rshape);
   if (nout == 0) return;
-  auto store = [](char* p, Acc v) { *reinterpret_cast<Out*>(p) = ops::cast<Out>(v); };
+  auto store = [](char* p, Acc v) {
+    if constexpr (requires { R::finish(v); }) v = R::finish(v);  // e.g. the 2-norm's sqrt
+    *reinterpret_cast<Out*>(p) = ops::cast<Out>(v);
+  };
   if (nred == 0) {
     Acc id = R::identity();
     for_each_run<1>(out.shape, {&out.strides}, {base[1]}, [&](std::array<char*, 1> p, std::array<int64_t, 1> s, int64_t n) {

@@ -4,6 +4,7 @@
 // maximum, fmin, logical_and, ...) so a reduction means exactly what its ufunc means.
 #pragma once
 #include "ops/casting.h"
+#include "ops/scalar_math.h"
 #include "ops/scalar_ops.h"
 #include "ops/scalar_types.h"
 
@@ -58,6 +59,12 @@ struct SumSquares : Sum<In, Out> {
       return v * v;
     }
   }
+};
+// The 2-norm: SumSquares with its square root taken once per output (finish).
+template <class In, class Out>
+struct SumSquaresRoot : SumSquares<In, Out> {
+  using Acc = ops::compute_t<Out>;
+  static Acc finish(Acc total) { return ops::math::sqrt(total); }
 };
 template <class In, class Out>
 struct Prod {

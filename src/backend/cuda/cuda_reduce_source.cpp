@@ -22,7 +22,7 @@ std::string reducer_type(ops::ReduceOp op, DType in, DType out) {
     case ReduceOp::nansum: return "copper::kern::red::Sum<In, Out, true>";
     case ReduceOp::prod: return "copper::kern::red::Prod<In, Out, false>";
     case ReduceOp::nanprod: return "copper::kern::red::Prod<In, Out, true>";
-    case ReduceOp::sumsq: return "copper::kern::red::Sum<In, Out, false, true>";
+    case ReduceOp::l2norm: return "copper::kern::red::Sum<In, Out, false, true, true>";
     case ReduceOp::max: need(in == out); return "copper::kern::red::Extremum<In, copper::kern::red::kMax>";
     case ReduceOp::min: need(in == out); return "copper::kern::red::Extremum<In, copper::kern::red::kMin>";
     case ReduceOp::nanmax: need(in == out); return "copper::kern::red::Extremum<In, copper::kern::red::kNanMax>";

@@ -124,8 +124,9 @@ template <class Acc> struct SumState<Acc, false> {
 };
 
 // sum and nansum: accumulate in Out (float16 in float32); floats and complex compensated.
-// Square: sum of |x|^2 (linalg.norm), with Out real for complex In.
-template <class In, class OutT, bool SkipNan, bool Square = false> struct Sum {
+// Square: sum of |x|^2 (linalg.norm), with Out real for complex In; Root: its square root
+// (the 2-norm in one kernel).
+template <class In, class OutT, bool SkipNan, bool Square = false, bool Root = false> struct Sum {
   using Out = OutT;
   using Acc = compute_t<Out>;
   static constexpr bool compensated = is_float_v<Acc> || is_complex_v<Acc>;
@@ -166,8 +167,11 @@ template <class In, class OutT, bool SkipNan, bool Square = false> struct Sum {
     }
   }
   static __device__ __forceinline__ Out result(const State& st) {
-    if constexpr (compensated) return cast<Out>(comp_result(st.s, st.c));
-    else return cast<Out>(st.s);
+    Acc total;
+    if constexpr (compensated) total = comp_result(st.s, st.c);
+    else total = st.s;
+    if constexpr (Root) total = copper::ops::math::sqrt(total);
+    return cast<Out>(total);
   }
 };
 
