@@ -1,7 +1,7 @@
 // det, slogdet, inv, solve, cholesky through the device's DenseSolver (LU: getrf/getrs;
 // Cholesky: potrf). A C-order matrix is the column-major transpose the solvers take,
-// which these routines use as is: det(A^T) = det(A), inv and solve go through getrs
-// with or without transposition, and Cholesky takes the other triangle (see each).
+// which these routines mostly use as is: det(A^T) = det(A), inv solves A^T X = I, and
+// Cholesky takes the other triangle; solve factors a transposing copy (see each).
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -20,12 +20,13 @@ namespace {
 using namespace api::linalg_detail;
 
 // LU factors of every matrix of the square stack `a` (packed, compute dtype t) and
-// their pivots; getrf's info goes to row 0 of `info`.
+// their pivots; getrf's info goes to row 0 of `info`. The factors are of A^T (the C-order
+// copy read column-major), or of A itself when `of_a` is set (a transposing copy).
 struct LU {
   ndarray factors, ipiv;
 };
-LU lu_factor(const ndarray& a, DType t, const ndarray& info) {
-  LU lu{packed_copy(a, t), ndarray()};
+LU lu_factor(const ndarray& a, DType t, const ndarray& info, bool of_a = false) {
+  LU lu{packed_copy(a, t, of_a), ndarray()};
   const std::int64_t count = lu.factors.shape()[0], n = lu.factors.shape()[1];
   lu.ipiv = empty({count, n}, int64, a.device());
   solver_for(a.device()).getrf(column_major(lu.factors), static_cast<std::int64_t*>(lu.ipiv.data()),
@@ -128,15 +129,20 @@ ndarray solve(const ndarray& a, const ndarray& b) {
   const std::int64_t count = shape_size(batch);
   if (count == 0 || n == 0 || k == 0) return empty(out_shape, result, device);
   const DType t = compute_type(result, device);
-  // getrf factors A^T (the C-order copy); getrs with transposition then solves A X = B.
-  // B must be column-major n x k: a vector already is, a matrix is copied transposed.
+  // getrf factors a column-major copy of A and getrs solves A X = B untransposed (on a
+  // GPU the transposing copy costs what a plain one does; getrs with transposition of the
+  // C-order copy costs more). B must be column-major n x k: a vector already is, a matrix
+  // is copied transposed. getrf's info travels to the host while getrs runs (getrs's own
+  // info reports only invalid arguments, which cannot happen here).
   const ndarray info = new_info(count, device, 2);
-  const LU lu = lu_factor(broadcast_to(a, with_core(batch, {n, n})), t, info);
+  backend::DenseSolver& solver = solver_for(device);
+  const LU lu = lu_factor(broadcast_to(a, with_core(batch, {n, n})), t, info, true);
+  const std::unique_ptr<backend::PendingInfo> factored = solver.read_info_async(static_cast<const int*>(info.data()), count);
   const ndarray x = vector ? packed_copy(expand_dims(broadcast_to(b, with_core(batch, {n})), {-2}), t)
                            : packed_copy(broadcast_to(b, out_shape), t, true);
-  solver_for(device).getrs(true, column_major(lu.factors), static_cast<const std::int64_t*>(lu.ipiv.data()),
-                           column_major(x), static_cast<int*>(info.data()) + count);
-  raise_if_failed(read_info(info), "Singular matrix");
+  solver.getrs(false, column_major(lu.factors), static_cast<const std::int64_t*>(lu.ipiv.data()), column_major(x),
+               static_cast<int*>(info.data()) + count);
+  raise_if_failed(factored->wait(), "Singular matrix");
   if (vector) return reshape(astype(x, result), out_shape);
   return astype(swapaxes(reshape(x, with_core(batch, {k, n})), -1, -2), result);  // a C-contiguous copy
 }

@@ -4,6 +4,8 @@
 // info values back and raises LinAlgError; a solver only runs the library routines.
 #pragma once
 #include <cstdint>
+#include <memory>
+#include <vector>
 
 #include "copper/dtype.hpp"
 
@@ -26,9 +28,21 @@ struct MatrixStack {
 // memory; 0 = success, > 0 = the numerical failure LAPACK documents). Work may still be
 // in flight when a call returns (GPU): reading info synchronizes. Library failures
 // (missing library, bad status, out of memory) raise.
+// Info values on their way to the host (DenseSolver::read_info_async).
+class PendingInfo {
+ public:
+  virtual ~PendingInfo() = default;  // waits for the copy if wait() was not called
+  virtual std::vector<int> wait() = 0;  // blocks until the values have landed
+};
+
 class DenseSolver {
  public:
   virtual ~DenseSolver() = default;
+
+  // Starts copying info[0..count) to the host, ordered after the work queued so far,
+  // without waiting: work queued afterwards keeps the device busy while the host waits
+  // for just these values (solve checks getrf's info while getrs runs).
+  virtual std::unique_ptr<PendingInfo> read_info_async(const int* info, std::int64_t count) = 0;
 
   // LU with partial pivoting in place (square); ipiv: int64 (count, n), 1-based rows.
   virtual void getrf(const MatrixStack& a, std::int64_t* ipiv, int* info) = 0;

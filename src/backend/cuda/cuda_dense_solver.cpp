@@ -5,11 +5,14 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <mutex>
 #include <vector>
 
 #include "backend/cuda/cuda_backend.h"
 #include "backend/cuda/cuda_context.h"
 #include "backend/cuda/cuda_cusolver.h"
+#include "backend/cuda/cuda_driver.h"
+#include "backend/cuda/cuda_graph.h"
 #include "backend/cuda/cuda_memory.h"
 #include "backend/cuda/per_device.h"
 #include "backend/dense_solver.h"
@@ -67,11 +70,86 @@ class Workspace {
   std::size_t device_bytes_;
 };
 
+// A pinned mailbox per GPU for info values: the copy lands there asynchronously and an
+// event says when. One read at a time per GPU uses it (the PendingInfo holds the lock).
+struct InfoMailbox {
+  static constexpr std::int64_t kCapacity = 16384;  // ints; larger stacks read synchronously
+  std::mutex mutex;
+  int* host = nullptr;
+  CUevent landed = nullptr;
+};
+
+InfoMailbox& info_mailbox(int device) {
+  static InfoMailbox boxes[kMaxDevices];  // the pinned buffers live as long as the process
+  InfoMailbox& box = boxes[device];
+  std::lock_guard lock(box.mutex);
+  if (!box.host) {
+    make_current(device);
+    void* p = nullptr;
+    check(driver().cuMemHostAlloc(&p, InfoMailbox::kCapacity * sizeof(int), CU_MEMHOSTALLOC_PORTABLE),
+          "cuMemHostAlloc (info mailbox)");
+    check(driver().cuEventCreate(&box.landed, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+    box.host = static_cast<int*>(p);
+  }
+  return box;
+}
+
+class MailboxInfo final : public PendingInfo {
+ public:
+  MailboxInfo(int device, const int* info, std::int64_t count)
+      : device_(device), box_(info_mailbox(device)), lock_(box_.mutex), count_(count) {
+    make_current(device);
+    const CUstream stream = current_stream_handle(device);
+    check(driver().cuMemcpyDtoHAsync(box_.host, reinterpret_cast<CUdeviceptr>(info), count * sizeof(int), stream),
+          "cuMemcpyDtoHAsync (info)");
+    check(driver().cuEventRecord(box_.landed, stream), "cuEventRecord");
+  }
+  ~MailboxInfo() override {
+    if (!waited_) driver().cuEventSynchronize(box_.landed);  // the next reader reuses the buffer
+  }
+  std::vector<int> wait() override {
+    waited_ = true;
+    make_current(device_);
+    if (const CUresult r = driver().cuEventSynchronize(box_.landed); r != CUDA_SUCCESS)
+      raise_async_error(r, "linalg", "reading LAPACK info values");
+    return std::vector<int>(box_.host, box_.host + count_);
+  }
+
+ private:
+  int device_;
+  InfoMailbox& box_;
+  std::unique_lock<std::mutex> lock_;
+  std::int64_t count_;
+  bool waited_ = false;
+};
+
+// A large stack's info, read synchronously (the whole stream finishes first).
+class SyncedInfo final : public PendingInfo {
+ public:
+  SyncedInfo(int device, const int* info, std::int64_t count) : values_(static_cast<std::size_t>(count)) {
+    make_current(device);
+    check(driver().cuMemcpyDtoHAsync(values_.data(), reinterpret_cast<CUdeviceptr>(info), count * sizeof(int),
+                                     current_stream_handle(device)),
+          "cuMemcpyDtoHAsync (info)");
+    synchronize_current_stream(device);
+  }
+  std::vector<int> wait() override { return values_; }
+
+ private:
+  std::vector<int> values_;
+};
+
 cublasFillMode_t fill(bool lower) { return lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER; }
 
 class CusolverSolver final : public DenseSolver {
  public:
   explicit CusolverSolver(int device) : device_(device) {}
+
+  std::unique_ptr<PendingInfo> read_info_async(const int* info, std::int64_t count) override {
+    refuse_during_capture(device_, "reading LAPACK info values on the host");
+    if (count > InfoMailbox::kCapacity) return std::make_unique<SyncedInfo>(device_, info, count);
+    return std::make_unique<MailboxInfo>(device_, info, count);
+  }
 
   void getrf(const MatrixStack& a, std::int64_t* ipiv, int* info) override {
     const Cusolver& api = cusolver();
