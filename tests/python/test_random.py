@@ -109,8 +109,10 @@ DRAWS = {
     "permutation_strided": lambda g: g.permutation(np.arange(60.0).reshape(6, 10)[:, ::3]),
     "poisson": lambda g: g.poisson(30.0, size=51),
     # float32 normals use only +, *, fma and sqrt (the log and sin/cos are polynomials of
-    # ops/philox.h), all correctly rounded: the same bits on every device.
+    # ops/philox.h), all correctly rounded: the same bits on every device. The large draw
+    # covers every quadrant and exponent of the radius many times over.
     "normal32": lambda g: g.standard_normal(1003, dtype=np.float32),
+    "normal32_large": lambda g: g.standard_normal((2, 300_007), dtype=np.float32),
 }
 
 
