@@ -137,13 +137,6 @@ inline void sincospi_(double x, double* s, double* c) {
 inline float sqrt_(float x) { return std::sqrt(x); }
 #endif
 
-// (0, 1] float from a full 32-bit word: (x + 1/2) 2^-32, rounded at each step (dense near 0,
-// so the normal's tail reaches sqrt(-2 ln 2^-33) = 6.76 sigma). The product is exact, so
-// FMA contraction would not change it.
-COPPER_HD float to_open_unit_float(uint32_t x) {
-  return static_cast<float>(x) * (1.0f / 4294967296.0f) + (0.5f / 4294967296.0f);
-}
-
 // 64 x 64 -> high 64 bits of the product, from 32-bit pieces (same result everywhere).
 COPPER_HD uint64_t mulhi64(uint64_t a, uint64_t b) {
   const uint64_t a_lo = static_cast<uint32_t>(a), a_hi = a >> 32;
@@ -170,35 +163,82 @@ COPPER_HD uint64_t bounded128(uint64_t x_hi, uint64_t x_lo, uint64_t range) {
 }
 
 // ---- Box-Muller normals: z0 = r cos(theta), z1 = r sin(theta), r = sqrt(-2 ln u) ----
-// The angle is a whole 32-bit word read as a fraction of a turn. Its top bits give the
-// nearest quarter turn q exactly (integer arithmetic), the rest x in [-pi/4, pi/4), and
-// near-minimax polynomials (fitted for this file: relative error below 4e-9 in float,
-// 4e-18 in double, before rounding) give sin x and cos x; the quadrant swaps and negates
-// them. Only +, *, fma and sqrt: the same bits on the host and on the device.
+// float32 spends its budget on instruction count (the GPU kernel is arithmetic-bound): the
+// angle word's low bits pick the octant by sign flips and a swap, its top 23 bits the
+// angle within it, and near-minimax polynomials fitted for this file give sin and cos
+// there (within 2.1 ulp); the radius word becomes u with one truncating conversion and a
+// polynomial logarithm (within 2.4 ulp). float64 reads the angle as a fraction of a turn
+// and reduces it to the nearest quadrant. Only +, *, fma, sqrt and exact bit operations:
+// the same bits on the host and on the device.
 
 // sin and cos of x in [-pi/4, pi/4] and the quadrant q, rotated to the angle q pi/2 + x.
-COPPER_HD void rotate_quadrant(uint32_t q, float sx, float cx, float* s, float* c) {
-  const bool swap = (q & 1u) != 0;
-  *s = bits_float(float_bits(swap ? cx : sx) ^ ((q & 2u) << 30));          // negative in quadrants 2, 3
-  *c = bits_float(float_bits(swap ? sx : cx) ^ (((q + 1u) & 2u) << 30));   // negative in quadrants 1, 2
-}
 COPPER_HD void rotate_quadrant(uint32_t q, double sx, double cx, double* s, double* c) {
   const bool swap = (q & 1u) != 0;
   *s = bits_double(double_bits(swap ? cx : sx) ^ (static_cast<uint64_t>(q & 2u) << 62));
   *c = bits_double(double_bits(swap ? sx : cx) ^ (static_cast<uint64_t>((q + 1u) & 2u) << 62));
 }
 
-// sin and cos of 2 pi w / 2^32 in float: 2 + 23 bits of the word (angle steps of 2^-25 turn).
-COPPER_HD void sincos_turn(uint32_t w, float* s, float* c) {
-  const uint32_t v = w + 0x20000000u;  // quadrant q = round(4 w / 2^32) mod 4 in the top bits
-  const float t = bits_float(0x3f800000u | ((v & 0x3fffffffu) >> 7)) - 1.5f;  // exact, in [-1/2, 1/2)
-  const float x = t * 1.5707963705062866f, z = x * x;
-  float ps = fused_mul_add(z, -1.9515280e-4f, 8.3321603e-3f);
-  ps = fused_mul_add(z, ps, -0.16666655f);
-  float pc = fused_mul_add(z, 2.4433150e-5f, -1.3887316e-3f);
-  pc = fused_mul_add(z, pc, 4.1666646e-2f);
-  pc = fused_mul_add(z, pc, -0.5f);
-  rotate_quadrant(v >> 30, fused_mul_add(x * z, ps, x), fused_mul_add(z, pc, 1.0f), s, c);
+// float32 radius word -> -2 ln(u), u = float_rz(w | 1) 2^-32 in [2^-32, 1 - 2^-24]: odd
+// and truncated, u is never 0 or 1, so the result lies in [1.2e-7, 44.4] (the tail reaches
+// sqrt(64 ln 2) = 6.66 sigma) and sqrt needs no special cases. x = float_rz(w | 1) = 2^e m,
+// m in [2/3, 4/3): -2 ln u = (e - 32)(-2 ln 2) + f R(f), f = m - 1 exact, R near-minimax of
+// degree 8 for -2 ln(1 + f) / f.
+COPPER_HD float radius_word_float(uint32_t w) {
+#if defined(__CUDACC_RTC__) || defined(__CUDA_ARCH__)
+  return __uint2float_rz(w | 1u);
+#else
+  const uint32_t x = w | 1u;
+  const float nearest = static_cast<float>(x);
+  // Round toward zero: step back one ulp where rounding went up (nearest > x).
+  return static_cast<double>(nearest) > static_cast<double>(x) ? bits_float(float_bits(nearest) - 1u) : nearest;
+#endif
+}
+COPPER_HD float minus_two_log_of_word(uint32_t w) {
+  const uint32_t bits = float_bits(radius_word_float(w));
+  const int32_t e = static_cast<int32_t>(bits - 0x3f2aaaabu) >> 23;  // 0..32
+  const float f = bits_float(bits - (static_cast<uint32_t>(e) << 23)) - 1.0f;
+  const float e32 = bits_float(0x4b400000u + static_cast<uint32_t>(e)) - 12582944.0f;  // e - 32, exact
+  float r = fused_mul_add(f, -0.2811221182346344f, 0.3080637753009796f);
+  r = fused_mul_add(f, r, -0.27975305914878845f);
+  r = fused_mul_add(f, r, 0.32825586199760437f);
+  r = fused_mul_add(f, r, -0.40023887157440186f);
+  r = fused_mul_add(f, r, 0.5001605153083801f);
+  r = fused_mul_add(f, r, -0.6666633486747742f);
+  r = fused_mul_add(f, r, 0.9999986290931702f);
+  r = fused_mul_add(f, r, -2.0f);
+  return fused_mul_add(e32, -1.3862943649291992f, f * r);
+}
+
+// Correctly rounded sqrt of x in [2^-100, 2^100]: the device skips the out-of-range
+// branch of sqrtf (its fast path is this refinement of the hardware reciprocal root).
+COPPER_HD float sqrt_in_range(float x) {
+#if defined(__CUDACC_RTC__) || defined(__CUDA_ARCH__)
+  float y;
+  asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+  const float s = __fmul_rn(x, y), half_y = __fmul_rn(0.5f, y);
+  return __fmaf_rn(__fmaf_rn(-s, s, x), half_y, s);
+#else
+  return std::sqrt(x);
+#endif
+}
+
+// sin and cos of the float32 angle word: x = t pi/4 with t = the top 23 bits / 2^23, bit 2
+// swaps sin and cos (the octants above pi/4), bit 1 negates sin. (Bit 0 negates both: the
+// caller puts it on the radius.) Each step is one GPU instruction.
+COPPER_HD void sincos_octant(uint32_t w, float* s, float* c) {
+  const float t = bits_float((w >> 9) + 0x3f800000u) - 1.0f;  // exact, [0, 1)
+  const float z = t * t;
+  float ps = fused_mul_add(z, -3.5950470191892236e-05f, 0.00249000103212893f);
+  ps = fused_mul_add(z, ps, -0.08074543625116348f);
+  ps = fused_mul_add(z, ps, 0.7853981852531433f);
+  float pc = fused_mul_add(z, 3.5303387448948342e-06f, -0.0003259400837123394f);
+  pc = fused_mul_add(z, pc, 0.015854327008128166f);
+  pc = fused_mul_add(z, pc, -0.3084251284599304f);
+  pc = fused_mul_add(z, pc, 1.0f);
+  const float sx = t * ps;
+  const bool swap = (w & 4u) != 0;
+  *s = bits_float(float_bits(swap ? pc : sx) ^ ((w << 30) & 0x80000000u));
+  *c = swap ? sx : pc;
 }
 
 // The double coefficients live in constant memory on the device: an FMA reads them as an
@@ -227,32 +267,16 @@ COPPER_HD void sincos_turn(uint32_t w, double* s, double* c) {
   rotate_quadrant(v >> 30, fused_mul_add(x * z, ps, x), fused_mul_add(z, pc, 1.0), s, c);
 }
 
-// -2 ln(u) for a normal float u in (0, 1]: u = 2^e m with m in [2/3, 4/3), ln m = f + f^2 Q(f)
-// (f = m - 1 exact, Q near-minimax of degree 7: relative error 3e-8 before rounding).
-COPPER_HD float minus_two_log(float u) {
-  const uint32_t bits = float_bits(u);
-  const int32_t e = static_cast<int32_t>(bits - 0x3f2aaaabu) >> 23;
-  const float f = bits_float(bits - (static_cast<uint32_t>(e) << 23)) - 1.0f;
-  const float ef = bits_float(0x4b400000u + static_cast<uint32_t>(e)) - 12582912.0f;  // float(e), exact
-  float q = fused_mul_add(f, 0.14025332f, -0.15388738f);
-  q = fused_mul_add(f, q, 0.13996029f);
-  q = fused_mul_add(f, q, -0.1641592f);
-  q = fused_mul_add(f, q, 0.20011154f);
-  q = fused_mul_add(f, q, -0.2500782f);
-  q = fused_mul_add(f, q, 0.33333197f);
-  q = fused_mul_add(f, q, -0.49999937f);
-  return -2.0f * fused_mul_add(ef, 0.6931471824645996f, fused_mul_add(f * f, q, f));
-}
-
 // float32: four pairs from 8 words (two blocks), one word per radius and one per angle.
 COPPER_HD void normal_group(const Block (&r)[2], float* z) {
   for (int pair = 0; pair < 4; ++pair) {
     const uint32_t* w = r[pair >> 1].w + 2 * (pair & 1);
-    const float radius = sqrt_(minus_two_log(to_open_unit_float(w[0])));
+    const float radius = sqrt_in_range(minus_two_log_of_word(w[0]));
+    const float signed_radius = bits_float(float_bits(radius) + (w[1] << 31));  // bit 0: the sign
     float s, c;
-    sincos_turn(w[1], &s, &c);
-    z[2 * pair] = radius * c;
-    z[2 * pair + 1] = radius * s;
+    sincos_octant(w[1], &s, &c);
+    z[2 * pair] = signed_radius * c;
+    z[2 * pair + 1] = signed_radius * s;
   }
 }
 

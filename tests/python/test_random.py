@@ -108,9 +108,10 @@ DRAWS = {
     "choice_rows": lambda g: g.choice(np.arange(30).reshape(10, 3)[::2], size=(2, 3)),
     "permutation_strided": lambda g: g.permutation(np.arange(60.0).reshape(6, 10)[:, ::3]),
     "poisson": lambda g: g.poisson(30.0, size=51),
-    # float32 normals use only +, *, fma and sqrt (the log and sin/cos are polynomials of
-    # ops/philox.h), all correctly rounded: the same bits on every device. The large draw
-    # covers every quadrant and exponent of the radius many times over.
+    # float32 normals use only +, *, fma, sqrt and bit operations (the log and sin/cos are
+    # polynomials of ops/philox.h; the GPU's sqrt is a refined hardware root that rounds
+    # correctly in the range used): the same bits on every device. The large draw covers
+    # every octant and exponent of the radius many times over.
     "normal32": lambda g: g.standard_normal(1003, dtype=np.float32),
     "normal32_large": lambda g: g.standard_normal((2, 300_007), dtype=np.float32),
 }
