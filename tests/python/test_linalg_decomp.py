@@ -108,16 +108,21 @@ def test_norm_errors(device):
 
 # --- det, slogdet, inv, solve -------------------------------------------------------
 
-@pytest.mark.parametrize("dtype", FLOATS)
-@pytest.mark.parametrize("shape", [(1, 1), (4, 4), (2, 3, 5, 5)])
-def test_det_slogdet_inv(device, rng, dtype, shape):
-    a = random_array(rng, shape, dtype, -2, 2)
-    ca = cp.asarray(a)
+def check_det_slogdet(ca, a, dtype):
+    """det and slogdet of copper's `ca` against NumPy's of the same matrices `a`."""
     close(cp.linalg.det(ca), np.linalg.det(a), dtype)
     sign, logdet = cp.linalg.slogdet(ca)
     nsign, nlog = np.linalg.slogdet(a)
     close(sign, nsign, dtype)
     close(logdet, nlog, dtype, scale=10)
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("shape", [(1, 1), (4, 4), (2, 3, 5, 5)])
+def test_det_slogdet_inv(device, rng, dtype, shape):
+    a = random_array(rng, shape, dtype, -2, 2)
+    ca = cp.asarray(a)
+    check_det_slogdet(ca, a, dtype)
     w = well_conditioned(rng, shape, dtype)
     close(cp.linalg.inv(cp.asarray(w)), np.linalg.inv(w), dtype)
 
@@ -142,6 +147,18 @@ def test_solve(device, rng, dtype):
     b2 = random_array(rng, (3, 1, 4, 2), dtype, -1, 1)  # batch dims broadcast against a's
     close(cp.linalg.solve(ca, cp.asarray(b2)), np.linalg.solve(a, b2), dtype)
     close(cp.linalg.solve(ca[0], cp.asarray(b2[0, 0])), np.linalg.solve(a[0], b2[0, 0]), dtype)
+
+
+def test_solve_large_stack_and_singular_member(device, rng):
+    # More matrices than the GPU's info mailbox first holds (4096): it grows, and a small
+    # stack read afterwards still sees its own values.
+    a = well_conditioned(rng, (5000, 2, 2), np.float64)
+    b = random_array(rng, (5000, 2, 1), np.float64, -1, 1)
+    close(cp.linalg.solve(cp.asarray(a), cp.asarray(b)), np.linalg.solve(a, b), np.float64)
+    a[4321] = [[1.0, 2.0], [2.0, 4.0]]
+    with pytest.raises(np.linalg.LinAlgError, match="Singular matrix"):
+        cp.linalg.solve(cp.asarray(a), cp.asarray(b))
+    close(cp.linalg.solve(cp.asarray(a[:3]), cp.asarray(b[:3])), np.linalg.solve(a[:3], b[:3]), np.float64)
 
 
 def test_solve_mixed_types(device, rng):
@@ -394,11 +411,7 @@ def test_array_api_names(device, rng):
 def test_stacks_and_empty(device, rng, dtype, batch, n):
     a = well_conditioned(rng, batch + (n, n), dtype) if n else np.zeros(batch + (0, 0), dtype)
     ca = cp.asarray(a)
-    close(cp.linalg.det(ca), np.linalg.det(a), dtype)
-    sign, logdet = cp.linalg.slogdet(ca)
-    nsign, nlog = np.linalg.slogdet(a)
-    close(sign, nsign, dtype)
-    close(logdet, nlog, dtype, scale=10)
+    check_det_slogdet(ca, a, dtype)
     close(cp.linalg.inv(ca), np.linalg.inv(a), dtype)
     b = random_array(rng, batch + (n, 2), dtype, -1, 1)
     close(cp.linalg.solve(ca, cp.asarray(b)), np.linalg.solve(a, b), dtype)

@@ -46,9 +46,10 @@ struct NanSum : Sum<In, Out> {
   using Acc = ops::compute_t<Out>;
   static Acc load(In x) { return detail::isnan(x) ? Acc(0) : ops::cast<Acc>(x); }
 };
-// Sum of |x|^2 (linalg.norm): Out is the real type; complex In contributes re^2 + im^2.
+// The 2-norm (linalg.norm): the sum of |x|^2 with its square root taken once per output
+// (finish). Out is the real type; complex In contributes re^2 + im^2.
 template <class In, class Out>
-struct SumSquares : Sum<In, Out> {
+struct TwoNorm : Sum<In, Out> {
   using Acc = ops::compute_t<Out>;
   static Acc load(In x) {
     if constexpr (ops::is_complex_v<In>) {
@@ -59,11 +60,6 @@ struct SumSquares : Sum<In, Out> {
       return v * v;
     }
   }
-};
-// The 2-norm: SumSquares with its square root taken once per output (finish).
-template <class In, class Out>
-struct SumSquaresRoot : SumSquares<In, Out> {
-  using Acc = ops::compute_t<Out>;
   static Acc finish(Acc total) { return ops::math::sqrt(total); }
 };
 template <class In, class Out>

@@ -15,7 +15,7 @@ bool reduce_sum_family(ops::ReduceOp op, const ArrayView& in, int nreduce, const
           else return false;
         }();
         if constexpr (real_same || complex_real) {
-          reduce_kernels::reduce<reducers::SumSquaresRoot<In, Out>, In, Out>(in, nreduce, out);
+          reduce_kernels::reduce<reducers::TwoNorm<In, Out>, In, Out>(in, nreduce, out);
           return true;
         }
         return false;

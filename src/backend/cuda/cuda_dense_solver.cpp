@@ -73,25 +73,15 @@ class Workspace {
 // A pinned mailbox per GPU for info values: the copy lands there asynchronously and an
 // event says when. One read at a time per GPU uses it (the PendingInfo holds the lock).
 struct InfoMailbox {
-  static constexpr std::int64_t kCapacity = 16384;  // ints; larger stacks read synchronously
   std::mutex mutex;
   int* host = nullptr;
+  std::int64_t capacity = 0;  // ints
   CUevent landed = nullptr;
 };
 
 InfoMailbox& info_mailbox(int device) {
   static InfoMailbox boxes[kMaxDevices];  // the pinned buffers live as long as the process
-  InfoMailbox& box = boxes[device];
-  std::lock_guard lock(box.mutex);
-  if (!box.host) {
-    make_current(device);
-    void* p = nullptr;
-    check(driver().cuMemHostAlloc(&p, InfoMailbox::kCapacity * sizeof(int), CU_MEMHOSTALLOC_PORTABLE),
-          "cuMemHostAlloc (info mailbox)");
-    check(driver().cuEventCreate(&box.landed, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
-    box.host = static_cast<int*>(p);
-  }
-  return box;
+  return boxes[device];
 }
 
 class MailboxInfo final : public PendingInfo {
@@ -99,10 +89,21 @@ class MailboxInfo final : public PendingInfo {
   MailboxInfo(int device, const int* info, std::int64_t count)
       : device_(device), box_(info_mailbox(device)), lock_(box_.mutex), count_(count) {
     make_current(device);
+    const Driver& d = driver();
+    if (!box_.landed) check(d.cuEventCreate(&box_.landed, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+    if (count > box_.capacity) {  // nothing is in flight: the last reader waited before unlocking
+      if (box_.host) check(d.cuMemFreeHost(box_.host), "cuMemFreeHost (info mailbox)");
+      box_.host = nullptr, box_.capacity = 0;
+      const std::int64_t capacity = std::max<std::int64_t>(count, 4096);
+      void* p = nullptr;
+      check(d.cuMemHostAlloc(&p, static_cast<std::size_t>(capacity) * sizeof(int), CU_MEMHOSTALLOC_PORTABLE),
+            "cuMemHostAlloc (info mailbox)");
+      box_.host = static_cast<int*>(p), box_.capacity = capacity;
+    }
     const CUstream stream = current_stream_handle(device);
-    check(driver().cuMemcpyDtoHAsync(box_.host, reinterpret_cast<CUdeviceptr>(info), count * sizeof(int), stream),
+    check(d.cuMemcpyDtoHAsync(box_.host, reinterpret_cast<CUdeviceptr>(info), count * sizeof(int), stream),
           "cuMemcpyDtoHAsync (info)");
-    check(driver().cuEventRecord(box_.landed, stream), "cuEventRecord");
+    check(d.cuEventRecord(box_.landed, stream), "cuEventRecord");
   }
   ~MailboxInfo() override {
     if (!waited_) driver().cuEventSynchronize(box_.landed);  // the next reader reuses the buffer
@@ -123,22 +124,6 @@ class MailboxInfo final : public PendingInfo {
   bool waited_ = false;
 };
 
-// A large stack's info, read synchronously (the whole stream finishes first).
-class SyncedInfo final : public PendingInfo {
- public:
-  SyncedInfo(int device, const int* info, std::int64_t count) : values_(static_cast<std::size_t>(count)) {
-    make_current(device);
-    check(driver().cuMemcpyDtoHAsync(values_.data(), reinterpret_cast<CUdeviceptr>(info), count * sizeof(int),
-                                     current_stream_handle(device)),
-          "cuMemcpyDtoHAsync (info)");
-    synchronize_current_stream(device);
-  }
-  std::vector<int> wait() override { return values_; }
-
- private:
-  std::vector<int> values_;
-};
-
 cublasFillMode_t fill(bool lower) { return lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER; }
 
 class CusolverSolver final : public DenseSolver {
@@ -147,7 +132,6 @@ class CusolverSolver final : public DenseSolver {
 
   std::unique_ptr<PendingInfo> read_info_async(const int* info, std::int64_t count) override {
     refuse_during_capture(device_, "reading LAPACK info values on the host");
-    if (count > InfoMailbox::kCapacity) return std::make_unique<SyncedInfo>(device_, info, count);
     return std::make_unique<MailboxInfo>(device_, info, count);
   }
 
