@@ -3,39 +3,28 @@
 // (including the rejection samplers) and the row gather (needs NVRTC, no GPU).
 #include <cstdio>
 #include <cstdlib>
-#include <exception>
 #include <fstream>
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "backend/cuda/cuda_random.h"
-#include "backend/cuda/kernel_cache.h"
-#include "copper/errors.hpp"
+#include "compile_tally.h"
 
 using namespace copper;
 using RKind = ops::philox::Kind;
 
 int main() {
-  int failures = 0, compiled = 0;
+  testing::CompileTally tally;
   // COPPER_DUMP_CUBINS=dir writes each cubin there, for `cuobjdump -sass` instruction counts.
   const char* dump_dir = std::getenv("COPPER_DUMP_CUBINS");
   auto compile = [&](const std::string& what, const std::function<std::string()>& source) {
-    try {
-      const std::vector<char> cubin = backend::cuda::compile_cubin(source(), 90);
-      if (dump_dir) {
-        std::string file = std::string(dump_dir) + "/" + what + ".cubin";
-        for (std::size_t i = std::string(dump_dir).size() + 1; i < file.size(); ++i)
-          if (file[i] == ' ') file[i] = '_';
-        std::ofstream(file, std::ios::binary).write(cubin.data(), static_cast<std::streamsize>(cubin.size()));
-      }
-      ++compiled;
-    } catch (const CompileError& e) {
-      ++failures;
-      std::printf("FAILED %s:\n%.3000s\n", what.c_str(), e.log.c_str());
-    } catch (const std::exception& e) {
-      ++failures;
-      std::printf("FAILED %s:\n%.3000s\n", what.c_str(), e.what());
+    const std::vector<char> cubin = tally.compile(what, source);
+    if (dump_dir && !cubin.empty()) {
+      std::string file = std::string(dump_dir) + "/" + what + ".cubin";
+      for (std::size_t i = std::string(dump_dir).size() + 1; i < file.size(); ++i)
+        if (file[i] == ' ') file[i] = '_';
+      std::ofstream(file, std::ios::binary).write(cubin.data(), static_cast<std::streamsize>(cubin.size()));
     }
   };
   auto block = [&](DType t, RKind kind, int per) {
@@ -77,6 +66,6 @@ int main() {
               [=] { return backend::cuda::take_rows_source(bytes, false, index32); });
     }
   compile("take_rows 16 aligned", [] { return backend::cuda::take_rows_source(16, true, true); });
-  std::printf("%d random kernels compiled, %d failed\n", compiled, failures);
-  return failures ? 1 : 0;
+  std::printf("%d random kernels compiled, %d failed\n", tally.compiled, tally.failures);
+  return tally.failures ? 1 : 0;
 }

@@ -4,13 +4,11 @@
 // layouts it should (host logic only: no GPU, the views' data pointers are never read).
 #include <cstdint>
 #include <cstdio>
-#include <exception>
 #include <optional>
 #include <string>
 
 #include "backend/cuda/cuda_transpose.h"
-#include "backend/cuda/kernel_cache.h"
-#include "copper/errors.hpp"
+#include "compile_tally.h"
 
 using namespace copper;
 using backend::ArrayView;
@@ -122,18 +120,9 @@ void check_plans() {
 
 int main() {
   check_plans();
-  int compiled = 0;
+  testing::CompileTally tally;
   auto compile = [&](const std::string& what, DType from, DType to, int align) {
-    try {
-      backend::cuda::compile_cubin(backend::cuda::transpose_source(from, to, align), 90);
-      ++compiled;
-    } catch (const CompileError& e) {
-      ++failures;
-      std::printf("FAILED %s:\n%.3000s\n", what.c_str(), e.log.c_str());
-    } catch (const std::exception& e) {
-      ++failures;
-      std::printf("FAILED %s:\n%.3000s\n", what.c_str(), e.what());
-    }
+    tally.compile(what, [&] { return backend::cuda::transpose_source(from, to, align); });
   };
   const DType all[] = {bool_,   int8,    uint8,   int16,   uint16,    int32,     uint32,
                        int64,   uint64,  float16, float32, float64, complex64, complex128};
@@ -144,6 +133,7 @@ int main() {
   for (DType from : all)
     for (DType to : all)
       if (from != to) compile("cast " + std::string(name(from)) + " -> " + std::string(name(to)), from, to, 0);
-  std::printf("transpose: %d kernels compiled, %d failures\n", compiled, failures);
+  failures += tally.failures;
+  std::printf("transpose: %d kernels compiled, %d failures\n", tally.compiled, failures);
   return failures ? 1 : 0;
 }
