@@ -23,8 +23,8 @@ class Axes {
 };
 
 struct ReduceOptions {
-  std::optional<DType> dtype;
-  std::optional<ndarray> out;
+  std::optional<DType> dtype = std::nullopt;
+  std::optional<ndarray> out = std::nullopt;
   bool keepdims = false;
   int ddof = 0;  // var and std only
 };

@@ -52,7 +52,10 @@ std::string BenchmarkResult::to_string(bool show_gpu) const {
   if (cpu_times.empty()) return out + " (no runs)";
   out += statistics("CPU", cpu_times);
   if (show_gpu) {
-    for (std::size_t i = 0; i < devices.size(); ++i) out += " " + statistics("GPU-" + std::to_string(devices[i]), gpu_times[i]);
+    for (std::size_t i = 0; i < devices.size(); ++i) {
+      out += ' ';
+      out += statistics("GPU-" + std::to_string(devices[i]), gpu_times[i]);
+    }
   }
   return out;
 }

@@ -68,7 +68,7 @@ void loop_rows(const ArrayView& a, const ArrayView& b, const ArrayView& out, con
   const std::int64_t a_rs = a.strides[nd - 2], a_cs = a.strides[nd - 1];
   const std::int64_t b_rs = b.strides[nd - 2], b_cs = b.strides[nd - 1];
   std::vector<A> acc(static_cast<std::size_t>(g.n));
-  std::int64_t off[3];
+  std::int64_t off[3] = {0, 0, 0};
   std::int64_t current_batch = -1;
   for (std::int64_t row = row_begin; row < row_end; ++row) {
     const std::int64_t batch = row / g.m, i = row % g.m;

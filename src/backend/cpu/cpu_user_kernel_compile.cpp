@@ -59,7 +59,7 @@ std::string find_on_path(const std::string& name) {
     std::size_t end = dirs.find(':', pos);
     if (end == std::string::npos) end = dirs.size();
     std::string dir = dirs.substr(pos, end - pos);
-    if (dir.empty()) dir = ".";
+    if (dir.empty()) dir.assign(1, '.');
     const std::string candidate = dir + "/" + name;
     if (access(candidate.c_str(), X_OK) == 0 && !fs::is_directory(candidate)) return candidate;
     pos = end + 1;
