@@ -7,10 +7,10 @@
 
 namespace copper {
 
-enum class Order { C, F };
-
-// A view whenever NumPy gives one; -1 in `shape` is inferred.
+// A view whenever NumPy gives one; -1 in `shape` is inferred. order: C, F or A (F when a is
+// Fortran-ordered); K raises ValueError as in NumPy.
 ndarray reshape(const ndarray& a, const Shape& shape, Order order = Order::C);
+// ravel/flatten K: the elements in the order they lie in memory (axes by decreasing |stride|).
 ndarray ravel(const ndarray& a, Order order = Order::C);
 ndarray flatten(const ndarray& a, Order order = Order::C);  // always a copy
 ndarray transpose(const ndarray& a, std::optional<std::vector<int>> axes = std::nullopt);
@@ -31,9 +31,15 @@ std::vector<ndarray> split(const ndarray& a, const std::vector<std::int64_t>& in
 std::vector<ndarray> array_split(const ndarray& a, std::int64_t sections, int axis = 0);
 std::vector<ndarray> array_split(const ndarray& a, const std::vector<std::int64_t>& indices, int axis = 0);
 
-ndarray astype(const ndarray& a, DType dtype, Casting casting = Casting::unsafe, bool copy = true);
+// A copy in `dtype` laid out as `order` says (K: a's axis order); with copy=false, a itself
+// when its dtype and layout already fit.
+ndarray astype(const ndarray& a, DType dtype, Casting casting = Casting::unsafe, bool copy = true,
+               Order order = Order::K);
 // Copies src into dst with broadcasting; TypeError if src's dtype can't be cast under `casting`.
 void copyto(const ndarray& dst, const operand& src, Casting casting = Casting::same_kind);
+// Only where `where` (a boolean array or scalar, broadcast to dst) is true; TypeError for
+// a non-boolean mask, as NumPy's 'safe' cast to bool.
+void copyto(const ndarray& dst, const operand& src, Casting casting, const operand& where);
 ndarray flip(const ndarray& a, std::optional<std::vector<int>> axis = std::nullopt);
 ndarray fliplr(const ndarray& a);  // ValueError below 2-d
 ndarray flipud(const ndarray& a);  // ValueError below 1-d

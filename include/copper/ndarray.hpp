@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <variant>
 #include <vector>
@@ -22,6 +23,13 @@ namespace copper {
 
 using Shape = std::vector<std::int64_t>;
 using Strides = std::vector<std::int64_t>;  // in bytes, as NumPy's
+
+// Memory layout of a new array, as NumPy's `order=`: C (row-major), F (column-major),
+// A (F when the source is Fortran-ordered, else C), K (keep the source's axis order).
+enum class Order : std::uint8_t { C, F, A, K };
+// "C", "F", "A", "K" (either case); ValueError "order must be one of 'C', 'F', 'A', or 'K' (got 'X')".
+Order order_from_name(std::string_view name);
+std::string_view name(Order order);
 
 // A block of device memory. The allocating backend supplies the deleter (RAII).
 class Buffer {
@@ -42,6 +50,20 @@ class Buffer {
   std::size_t nbytes_;
   Device device_;
   std::function<void(void*)> deleter_;
+};
+
+// Where an array's memory starts, as CuPy's MemoryPointer: a buffer and a byte offset into
+// it. Holding one keeps the buffer alive; `ndarray(shape, dtype, memptr, strides)` views it.
+struct MemoryPointer {
+  std::shared_ptr<Buffer> mem;
+  std::int64_t offset = 0;  // bytes from the buffer's start
+
+  // The address (device memory for GPU buffers, host memory on the CPU); 0 for an
+  // empty buffer, as CuPy's arrays of size 0.
+  std::uintptr_t ptr() const;
+  Device device() const;
+  MemoryPointer operator+(std::int64_t bytes) const { return {mem, offset + bytes}; }
+  MemoryPointer operator-(std::int64_t bytes) const { return {mem, offset - bytes}; }
 };
 
 // Basic-index items: integer, slice, newaxis, ellipsis.
@@ -66,6 +88,11 @@ class ndarray {
   ndarray() = default;  // a null handle; valid() is false
   ndarray(std::shared_ptr<Buffer> buffer, DType dtype, Shape shape, Strides strides,
           std::int64_t offset, std::shared_ptr<const ndarray> base = nullptr);
+  // CuPy's ndarray(shape, dtype, memptr, strides, order): an array over existing memory.
+  // Without strides the layout is F for Order::F, else C (as numpy.ndarray); ValueError if
+  // the elements would reach outside the buffer.
+  ndarray(const Shape& shape, DType dtype, const MemoryPointer& memptr, std::optional<Strides> strides = std::nullopt,
+          Order order = Order::C);
 
   bool valid() const { return buffer_ != nullptr; }
   DType dtype() const { return dtype_; }
@@ -81,10 +108,14 @@ class ndarray {
   bool is_f_contiguous() const;
   const std::shared_ptr<Buffer>& buffer() const { return buffer_; }
   void* data() const;  // first element; a device pointer for GPU arrays
+  MemoryPointer memptr() const { return {buffer_, offset_}; }  // CuPy's ndarray.data
   // The array that owns the memory, for views; nullptr for an array that owns its data.
   const std::shared_ptr<const ndarray>& base() const { return base_; }
   // A new view sharing this array's memory with other metadata (base set to the owner).
   ndarray view_as(DType dtype, Shape shape, Strides strides, std::int64_t offset) const;
+  // Names another object as this view's owner (same buffer): for language bindings, whose
+  // owner objects wrap a copy of the owning array (Python's `view.base is a`).
+  void set_owner(std::shared_ptr<const ndarray> owner);
 
   // Host access (synchronizes with the device).
   Scalar item() const;                          // size-1 arrays only (ValueError otherwise)
@@ -93,11 +124,13 @@ class ndarray {
   std::vector<T> to_vector() const;             // converts to T when T differs from dtype
 
   // Methods mirroring NumPy's; each forwards to the free function of the same name.
+  // NumPy's defaults: astype keeps the layout (K), copy/ravel/flatten/reshape use C order.
+  ndarray astype(DType t, Order order, Casting casting = Casting::unsafe, bool copy = true) const;
   ndarray astype(DType t, Casting casting = Casting::unsafe, bool copy = true) const;
-  ndarray copy() const;
-  ndarray reshape(const Shape& shape) const;
-  ndarray ravel() const;
-  ndarray flatten() const;
+  ndarray copy(Order order = Order::C) const;
+  ndarray reshape(const Shape& shape, Order order = Order::C) const;
+  ndarray ravel(Order order = Order::C) const;
+  ndarray flatten(Order order = Order::C) const;
   ndarray transpose() const;
   ndarray transpose(const std::vector<int>& axes) const;
   ndarray T() const { return transpose(); }

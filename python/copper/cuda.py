@@ -2,8 +2,11 @@
 the memory pool.
 
 GPU operations are asynchronous: they enqueue on the current stream of their array's
-device, and host reads wait for them. Without a usable GPU every call here except
-``is_available()`` and ``device_count()`` raises ``RuntimeError``.
+device, and host reads wait for them. Without a usable GPU, device 0 stands for the CPU:
+streams, events (timed with the host clock), ``synchronize``, ``Device(0)`` and
+``free_all_blocks`` act on the CPU device, so programs that only synchronize and time run
+unchanged; other devices and GPU-only calls (graphs, memory statistics, device
+properties, raw kernel launches) raise ``RuntimeError``.
 
     s = copper.cuda.Stream(non_blocking=True)
     with s:                      # ops on this thread go to `s` on its device
@@ -55,7 +58,8 @@ _replaced_devices = threading.local()
 
 class Device:
     """A GPU, as ``cupy.cuda.Device``: ``Device()`` is the current one; ``with Device(i):``
-    sends new arrays to ``cuda:i`` and restores the previous default device on exit."""
+    sends new arrays to ``cuda:i`` and restores the previous default device on exit.
+    Without a usable GPU, ``Device(0)`` stands for the CPU device."""
 
     __slots__ = ("id",)
 
@@ -76,11 +80,13 @@ class Device:
         self.id = device
 
     def use(self):
-        """Makes this GPU the default device of the calling thread."""
-        _core.set_default_device(f"cuda:{self.id}")
+        """Makes this GPU the default device of the calling thread (without a GPU, device 0
+        stands for the CPU and selects it)."""
+        _cuda.set_device(self.id)
 
     def synchronize(self):
-        """Waits for all work on this GPU, raising the error of a failed op."""
+        """Waits for all work on this GPU (the CPU backend's, without a GPU), raising the
+        error of a failed op."""
         synchronize(self.id)
 
     @property
@@ -94,7 +100,7 @@ class Device:
 
     def __enter__(self):
         previous = _core.get_default_device()
-        _core.set_default_device(f"cuda:{self.id}")  # fails here for an unusable device
+        _cuda.set_device(self.id)  # fails here for an unusable device
         stack = getattr(_replaced_devices, "stack", None)
         if stack is None:
             stack = _replaced_devices.stack = []

@@ -1,68 +1,199 @@
-// Array creation from Python: shapes, dtypes and devices as NumPy and CuPy take them.
+// Array creation from Python with NumPy 2's signatures (order=, copy=, ndmin=, subok=,
+// like=); copper's `device` is keyword-only, so no NumPy call can land in it.
+#include <Python.h>
+
 #include "bindings.h"
 
 namespace copper::python {
 
+namespace {
+
+Order c_or_f(nb::handle order) {
+  const Order o = order_from_py(order, Order::C);
+  if (o != Order::C && o != Order::F) throw ValueError("only 'C' or 'F' order is permitted");
+  return o;
+}
+
+std::optional<Device> optional_device(nb::handle device) {
+  if (device.is_none()) return std::nullopt;
+  return device_from_py(device);
+}
+
+bool is_scalar_fill(nb::handle v) {
+  static nb::handle generic = nb::object(numpy().attr("generic")).release();
+  return is_python_scalar(v) || PyObject_IsInstance(v.ptr(), generic.ptr()) == 1;
+}
+
+// NumPy's full/full_like: the fill value is copied in with casting='unsafe', broadcast when it is an array.
+ndarray fill_with(ndarray out, nb::handle fill_value) {
+  if (is_scalar_fill(fill_value)) {
+    if (out.size()) copyto(out, scalar_from_py(fill_value), Casting::unsafe);
+  } else {
+    copyto(out, operand_from_py(fill_value, out.device()), Casting::unsafe);
+  }
+  return out;
+}
+
+// The dtype NumPy's full gives without dtype=: the fill value's (asarray(fill_value).dtype).
+DType fill_dtype(nb::handle fill_value) {
+  if (nb::isinstance<ndarray>(fill_value)) return nb::cast<const ndarray&>(fill_value).dtype();
+  if (is_scalar_fill(fill_value)) return scalar_from_py(fill_value).dtype();
+  return dtype_from_py(numpy().attr("asarray")(fill_value).attr("dtype"));
+}
+
+// The prototype of a _like function: a copper array, else the layout of numpy.asarray(a).
+ndarray prototype_from_py(nb::handle a) {
+  if (nb::isinstance<ndarray>(a)) return nb::cast<const ndarray&>(a);
+  return layout_of_numpy(numpy().attr("asarray")(a));
+}
+
+ndarray like_py(nb::handle a, nb::handle dtype, nb::handle order, nb::handle shape, nb::handle device) {
+  ndarray proto = prototype_from_py(a);
+  std::optional<Device> dev = optional_device(device);
+  if (!dev && !proto.valid()) dev = default_device();  // a host prototype: the default device
+  std::optional<Shape> s = shape.is_none() ? std::nullopt : std::optional<Shape>(shape_from_py(shape));
+  return empty_like(proto, optional_dtype(dtype), order_from_py(order, Order::K), s, dev);
+}
+
+// The Python object for a conversion's result: `obj` itself when nothing changed (NumPy:
+// asarray(a) is a), else the new array, linked to obj when it is a view of it (`r.base is obj`).
+nb::object same_or_new(nb::handle obj, ndarray r) {
+  const ndarray& a = nb::cast<const ndarray&>(obj);
+  if (r.buffer() == a.buffer() && r.offset() == a.offset() && r.dtype() == a.dtype() && r.shape() == a.shape() &&
+      r.strides() == a.strides())
+    return nb::borrow(obj);
+  return view_result(obj, std::move(r));
+}
+
+void check_ndmin(int ndmin) {
+  if (ndmin > 64)
+    throw ValueError("ndmin bigger than allowable number of dimensions NPY_MAXDIMS (=64)");
+}
+
+// NumPy's array() (copy=True) and asarray() (copy=None), with copper's device= and CuPy's blocking=.
+nb::object convert(nb::handle obj, nb::handle dtype, nb::handle copy, Order order, int ndmin, nb::handle device) {
+  check_ndmin(ndmin);
+  const std::optional<bool> c = copy_flag_from_py(copy);
+  if (nb::isinstance<ndarray>(obj)) {
+    const ndarray& a = nb::cast<const ndarray&>(obj);
+    return same_or_new(obj, array(a, optional_dtype(dtype), c, order, ndmin, optional_device(device)));
+  }
+  if (c == false)
+    throw ValueError("Unable to avoid copy while creating an array as requested: the data is in host memory");
+  return nb::cast(host_array_from_py(obj, optional_dtype(dtype), device_from_py(device), order, ndmin, c));
+}
+
+}  // namespace
+
 void bind_creation(nb::module_& m) {
-  auto shape_dtype = [](auto fn) {
-    return [fn](nb::handle shape, nb::handle dtype, nb::handle device) {
-      return fn(shape_from_py(shape), dtype.is_none() ? float64 : dtype_from_py(dtype), device_from_py(device));
+  auto filled_with = [](auto fn) {
+    return [fn](nb::handle shape, nb::handle dtype, nb::handle order, nb::handle device, nb::handle like) {
+      check_like(like);
+      return fn(shape_from_py(shape), dtype.is_none() ? float64 : dtype_from_py(dtype), c_or_f(order),
+                device_from_py(device));
     };
   };
-  m.def("empty", shape_dtype([](const Shape& s, DType t, Device d) { return empty(s, t, d); }), nb::arg("shape"),
-        nb::arg("dtype") = nb::none(), nb::arg("device") = nb::none());
-  m.def("zeros", shape_dtype([](const Shape& s, DType t, Device d) { return zeros(s, t, d); }), nb::arg("shape"),
-        nb::arg("dtype") = nb::none(), nb::arg("device") = nb::none());
-  m.def("ones", shape_dtype([](const Shape& s, DType t, Device d) { return ones(s, t, d); }), nb::arg("shape"),
-        nb::arg("dtype") = nb::none(), nb::arg("device") = nb::none());
+  m.def("empty", filled_with([](const Shape& s, DType t, Order o, Device d) { return empty(s, t, o, d); }),
+        nb::arg("shape"), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "C", nb::kw_only(),
+        nb::arg("device") = nb::none(), nb::arg("like") = nb::none());
+  m.def("zeros", filled_with([](const Shape& s, DType t, Order o, Device d) { return zeros(s, t, o, d); }),
+        nb::arg("shape"), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "C", nb::kw_only(),
+        nb::arg("device") = nb::none(), nb::arg("like") = nb::none());
+  m.def("ones", filled_with([](const Shape& s, DType t, Order o, Device d) { return ones(s, t, o, d); }),
+        nb::arg("shape"), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "C", nb::kw_only(),
+        nb::arg("device") = nb::none(), nb::arg("like") = nb::none());
   m.def(
       "full",
-      [](nb::handle shape, nb::handle fill_value, nb::handle dtype, nb::handle device) {
-        Device dev = device_from_py(device);
-        if (!is_python_scalar(fill_value) && !nb::hasattr(fill_value, "dtype")) {
-          throw TypeError("full: fill_value must be a scalar");
-        }
-        if (nb::isinstance<ndarray>(fill_value)) {
-          const ndarray& v = nb::cast<const ndarray&>(fill_value);
-          DType t = dtype.is_none() ? v.dtype() : dtype_from_py(dtype);
-          ndarray out = empty(shape_from_py(shape), t, dev);
-          copyto(out, v, Casting::unsafe);
-          return out;
-        }
-        return full(shape_from_py(shape), scalar_from_py(fill_value), optional_dtype(dtype), dev);
+      [](nb::handle shape, nb::handle fill_value, nb::handle dtype, nb::handle order, nb::handle device,
+         nb::handle like) {
+        check_like(like);
+        const DType t = dtype.is_none() ? fill_dtype(fill_value) : dtype_from_py(dtype);
+        return fill_with(empty(shape_from_py(shape), t, c_or_f(order), device_from_py(device)), fill_value);
       },
-      nb::arg("shape"), nb::arg("fill_value"), nb::arg("dtype") = nb::none(), nb::arg("device") = nb::none());
-  m.def("empty_like", [](const ndarray& a, nb::handle dtype) { return empty_like(a, optional_dtype(dtype)); },
-        nb::arg("a"), nb::arg("dtype") = nb::none());
-  m.def("zeros_like", [](const ndarray& a, nb::handle dtype) { return zeros_like(a, optional_dtype(dtype)); },
-        nb::arg("a"), nb::arg("dtype") = nb::none());
-  m.def("ones_like", [](const ndarray& a, nb::handle dtype) { return ones_like(a, optional_dtype(dtype)); },
-        nb::arg("a"), nb::arg("dtype") = nb::none());
+      nb::arg("shape"), nb::arg("fill_value"), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "C",
+      nb::kw_only(), nb::arg("device") = nb::none(), nb::arg("like") = nb::none());
+
+  m.def(
+      "empty_like",
+      [](nb::handle a, nb::handle dtype, nb::handle order, bool, nb::handle shape, nb::handle device) {
+        return like_py(a, dtype, order, shape, device);
+      },
+      nb::arg("prototype"), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "K", nb::arg("subok") = true,
+      nb::arg("shape") = nb::none(), nb::kw_only(), nb::arg("device") = nb::none());
+  auto constant_like = [](int value) {
+    return [value](nb::handle a, nb::handle dtype, nb::handle order, bool, nb::handle shape, nb::handle device) {
+      ndarray out = like_py(a, dtype, order, shape, device);
+      if (out.size()) copyto(out, Scalar(value), Casting::unsafe);
+      return out;
+    };
+  };
+  m.def("zeros_like", constant_like(0), nb::arg("a"), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "K",
+        nb::arg("subok") = true, nb::arg("shape") = nb::none(), nb::kw_only(), nb::arg("device") = nb::none());
+  m.def("ones_like", constant_like(1), nb::arg("a"), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "K",
+        nb::arg("subok") = true, nb::arg("shape") = nb::none(), nb::kw_only(), nb::arg("device") = nb::none());
   m.def(
       "full_like",
-      [](const ndarray& a, nb::handle fill_value, nb::handle dtype) {
-        return full_like(a, scalar_from_py(fill_value), optional_dtype(dtype));
-      },
-      nb::arg("a"), nb::arg("fill_value"), nb::arg("dtype") = nb::none());
-  m.def(
-      "asarray",
-      [](nb::handle obj, nb::handle dtype, nb::handle device) {
-        return array_from_py(obj, optional_dtype(dtype), device_from_py(device));
-      },
-      nb::arg("a"), nb::arg("dtype") = nb::none(), nb::arg("device") = nb::none());
+      [](nb::handle a, nb::handle fill_value, nb::handle dtype, nb::handle order, bool, nb::handle shape,
+         nb::handle device) { return fill_with(like_py(a, dtype, order, shape, device), fill_value); },
+      nb::arg("a"), nb::arg("fill_value"), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "K",
+      nb::arg("subok") = true, nb::arg("shape") = nb::none(), nb::kw_only(), nb::arg("device") = nb::none());
+
   m.def(
       "array",
-      [](nb::handle obj, nb::handle dtype, bool copy, nb::handle device) {
-        ndarray a = array_from_py(obj, optional_dtype(dtype), device_from_py(device));
-        if (copy && nb::isinstance<ndarray>(obj) && a.buffer() == nb::cast<const ndarray&>(obj).buffer())
-          return a.copy();
-        return a;
+      [](nb::handle obj, nb::handle dtype, nb::handle copy, nb::handle order, bool, int ndmin, int ndmax,
+         nb::handle like, nb::handle device, bool) {
+        check_like(like);
+        if (ndmax != 0 && !nb::isinstance<ndarray>(obj))  // numpy.array discovers at most ndmax levels
+          obj = numpy().attr("array")(obj, nb::arg("ndmax") = ndmax);
+        return convert(obj, dtype, copy, order_from_py(order, Order::K), ndmin, device);
       },
-      nb::arg("obj"), nb::arg("dtype") = nb::none(), nb::arg("copy") = true, nb::arg("device") = nb::none());
-  m.def("ascontiguousarray",
-        [](const ndarray& a, nb::handle dtype) { return ascontiguousarray(a, optional_dtype(dtype)); },
-        nb::arg("a"), nb::arg("dtype") = nb::none());
-  m.def("copy", [](const ndarray& a) { return copy(a); });
+      nb::arg("object"), nb::arg("dtype") = nb::none(), nb::kw_only(), nb::arg("copy").none() = true,
+      nb::arg("order").none() = "K", nb::arg("subok") = false, nb::arg("ndmin") = 0, nb::arg("ndmax") = 0,
+      nb::arg("like") = nb::none(), nb::arg("device") = nb::none(), nb::arg("blocking") = false);
+  auto asarray_py = [](nb::handle a, nb::handle dtype, nb::handle order, nb::handle device, nb::handle copy,
+                       nb::handle like, bool) {
+    check_like(like);
+    return convert(a, dtype, copy, order_from_py(order, Order::K), 0, device);
+  };
+  for (const char* name : {"asarray", "asanyarray"}) {
+    m.def(name, asarray_py, nb::arg("a"), nb::arg("dtype") = nb::none(), nb::arg("order").none() = nb::none(),
+          nb::kw_only(), nb::arg("device") = nb::none(), nb::arg("copy").none() = nb::none(),
+          nb::arg("like") = nb::none(), nb::arg("blocking") = false);
+  }
+  auto contiguous_py = [](Order order) {
+    return [order](nb::handle a, nb::handle dtype, nb::handle like) {
+      check_like(like);
+      return convert(a, dtype, nb::none(), order, 1, nb::none());
+    };
+  };
+  m.def("ascontiguousarray", contiguous_py(Order::C), nb::arg("a"), nb::arg("dtype") = nb::none(), nb::kw_only(),
+        nb::arg("like") = nb::none());
+  m.def("asfortranarray", contiguous_py(Order::F), nb::arg("a"), nb::arg("dtype") = nb::none(), nb::kw_only(),
+        nb::arg("like") = nb::none());
+  m.def(
+      "require",
+      [](nb::handle a, nb::handle dtype, nb::handle requirements, nb::handle like) -> nb::object {
+        check_like(like);
+        std::vector<std::string> reqs;
+        if (!requirements.is_none()) {
+          if (nb::isinstance<nb::str>(requirements)) reqs.push_back(nb::cast<std::string>(requirements));
+          else
+            for (nb::handle r : requirements) reqs.push_back(nb::cast<std::string>(r));
+        }
+        nb::object arr = convert(a, dtype, nb::none(), Order::K, 0, nb::none());
+        if (reqs.empty()) return arr;
+        return same_or_new(arr, require(nb::cast<const ndarray&>(arr), std::nullopt, reqs));
+      },
+      nb::arg("a"), nb::arg("dtype") = nb::none(), nb::arg("requirements") = nb::none(), nb::kw_only(),
+      nb::arg("like") = nb::none());
+  m.def(
+      "copy",
+      [](nb::handle a, nb::handle order, bool) {
+        if (!nb::isinstance<ndarray>(a))
+          return host_array_from_py(a, std::nullopt, default_device(), order_from_py(order, Order::K), 0, true);
+        return copy(nb::cast<const ndarray&>(a), order_from_py(order, Order::K));
+      },
+      nb::arg("a"), nb::arg("order").none() = "K", nb::arg("subok") = false);
 }
 
 }  // namespace copper::python

@@ -27,18 +27,6 @@ std::vector<ndarray> arrays_from_py(nb::handle seq) {
   return out;
 }
 
-Order order_from_py(nb::handle obj, const ndarray& a) {
-  if (obj.is_none()) return Order::C;
-  std::string o = nb::cast<std::string>(obj);
-  if (o == "C" || o == "c") return Order::C;
-  if (o == "F" || o == "f") return Order::F;
-  // 'A' and 'K' keep Fortran layout for Fortran-ordered input.
-  if (o == "A" || o == "a" || o == "K" || o == "k") {
-    return a.is_f_contiguous() && !a.is_c_contiguous() ? Order::F : Order::C;
-  }
-  throw ValueError("order must be one of 'C', 'F', 'A', or 'K' (got '" + o + "')");
-}
-
 // An int, a sequence of ints, or an integer array (copper or NumPy) as a list of ints.
 std::vector<std::int64_t> ints_from_py(nb::handle obj) {
   if (nb::isinstance<ndarray>(obj)) return nb::cast<const ndarray&>(obj).astype(int64).to_vector<std::int64_t>();
@@ -58,8 +46,8 @@ Shape shape_from_args(const nb::args& args) {
 }
 
 ndarray reshape_py(const ndarray& a, const Shape& shape, nb::handle order, nb::handle copy) {
-  Order o = order_from_py(order, a);
-  if (!copy.is_none() && nb::cast<bool>(copy)) return reshape(copper::copy(a), shape, o);
+  Order o = order_from_py(order, Order::C);
+  if (!copy.is_none() && nb::cast<bool>(copy)) return reshape(copper::copy(a, o == Order::K ? Order::C : o), shape, o);
   ndarray r = reshape(a, shape, o);
   if (!copy.is_none() && r.buffer() != a.buffer())
     throw ValueError("Unable to avoid creating a copy while reshaping.");
@@ -139,7 +127,7 @@ void bind_manipulation(nb::module_& m, ArrayClass& cls) {
       },
       nb::arg("a"), nb::arg("shape") = nb::none(), nb::arg("order").none() = "C", nb::kw_only(),
       nb::arg("newshape") = nb::none(), nb::arg("copy") = nb::none());
-  m.def("ravel", [](nb::handle a, nb::handle order) { ndarray x = as_array(a); return ravel(x, order_from_py(order, x)); },
+  m.def("ravel", [](nb::handle a, nb::handle order) { ndarray x = as_array(a); return ravel(x, order_from_py(order, Order::C)); },
         nb::arg("a"), nb::arg("order").none() = "C");
   m.def("transpose", [](nb::handle a, nb::handle axes) { return transpose(as_array(a), axes_from_py(axes)); },
         nb::arg("a"), nb::arg("axes") = nb::none());
@@ -229,9 +217,9 @@ void bind_manipulation(nb::module_& m, ArrayClass& cls) {
   m.def(
       "copyto",
       [](const ndarray& dst, nb::handle src, nb::handle casting, nb::handle where) {
-        if (!(PyBool_Check(where.ptr()) && where.ptr() == Py_True))
-          throw NotImplementedError("copyto: where= is not supported yet");
-        copyto(dst, operand_from_py(src, dst.device()), casting_from_py(casting));
+        if (PyBool_Check(where.ptr()) && where.ptr() == Py_True)
+          return copyto(dst, operand_from_py(src, dst.device()), casting_from_py(casting));
+        copyto(dst, operand_from_py(src, dst.device()), casting_from_py(casting), operand_from_py(where, dst.device()));
       },
       nb::arg("dst"), nb::arg("src"), nb::arg("casting") = "same_kind", nb::arg("where") = true);
   auto atleast = [](ndarray (*fn)(const ndarray&)) {
@@ -253,9 +241,9 @@ void bind_manipulation(nb::module_& m, ArrayClass& cls) {
            return reshape_py(a, shape_from_args(shape), order, copy);
          },
          nb::arg("shape"), nb::arg("order").none() = "C", nb::arg("copy") = nb::none())
-      .def("ravel", [](const ndarray& a, nb::handle order) { return ravel(a, order_from_py(order, a)); },
+      .def("ravel", [](const ndarray& a, nb::handle order) { return ravel(a, order_from_py(order, Order::C)); },
            nb::arg("order").none() = "C")
-      .def("flatten", [](const ndarray& a, nb::handle order) { return flatten(a, order_from_py(order, a)); },
+      .def("flatten", [](const ndarray& a, nb::handle order) { return flatten(a, order_from_py(order, Order::C)); },
            nb::arg("order").none() = "C")
       .def("transpose",
            [](const ndarray& a, nb::args axes) {

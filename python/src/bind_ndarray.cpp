@@ -1,15 +1,155 @@
 // The ndarray class: attributes, host transfer, devices, dtype functions.
 #include <Python.h>
 
+#include <cstdio>
+
 #include "bindings.h"
 
 namespace copper::python {
 
 namespace {
-struct Flags {
-  bool c_contiguous, f_contiguous, owndata;
-};
+
+// CuPy's device_id of a memory block: the GPU's index, and -1 for host memory (CUDA's
+// cudaCpuDeviceId), so CPU arrays never pass for GPU 0's.
+int memory_device_id(Device d) { return d.type == DeviceType::cuda ? d.index : -1; }
+
+std::string to_hex(std::uintptr_t v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+// `size` bytes at p as a 1-d uint8 array (ValueError when they run past its block).
+ndarray bytes_at(const MemoryPointer& p, std::int64_t size) {
+  if (size < 0 || p.offset < 0 || p.offset + size > static_cast<std::int64_t>(p.mem->nbytes()))
+    throw ValueError("the " + std::to_string(size) + " bytes at offset " + std::to_string(p.offset) +
+                     " do not fit in the " + std::to_string(p.mem->nbytes()) + "-byte memory block");
+  return ndarray(p.mem, uint8, Shape{size}, Strides{1}, p.offset);
+}
+
+void copy_bytes(const MemoryPointer& dst, const MemoryPointer& src, std::int64_t size) {
+  if (size) copyto(bytes_at(dst, size), bytes_at(src, size), Casting::unsafe);
+}
+
 }  // namespace
+
+namespace {
+
+// ndarray.flags, as NumPy's (copper arrays are always writeable).
+struct Flags {
+  bool c_contiguous, f_contiguous, owndata, aligned;
+  bool fnc() const { return f_contiguous && !c_contiguous; }
+  bool forc() const { return f_contiguous || c_contiguous; }
+  bool behaved() const { return aligned; }
+  bool carray() const { return aligned && c_contiguous; }
+  // NumPy tests (aligned | writeable | f_contiguous) != 0 here, so any non-C array counts.
+  bool farray() const { return !c_contiguous; }
+};
+
+// NumPy's alignment rule: the first element and every stride that is used are multiples
+// of the C type's alignment (complex: that of its parts).
+bool is_aligned(const ndarray& a) {
+  if (a.size() == 0) return true;
+  const std::int64_t align = is_complex(a.dtype()) ? a.itemsize() / 2 : a.itemsize();
+  if (reinterpret_cast<std::uintptr_t>(a.data()) % align) return false;
+  for (int i = 0; i < a.ndim(); ++i)
+    if (a.shape()[i] > 1 && a.strides()[i] % align) return false;
+  return true;
+}
+
+Flags flags_of(const ndarray& a) { return Flags{a.is_c_contiguous(), a.is_f_contiguous(), !a.base(), is_aligned(a)}; }
+
+// CuPy's ndarray(shape, dtype=float, memptr=None, strides=None, order='C').
+void construct(ndarray* self, nb::handle shape, nb::handle dtype, nb::handle memptr, nb::handle strides,
+               nb::handle order) {
+  const Shape s = shape_from_py(shape);
+  const DType t = dtype_from_py(dtype);
+  const Order o = order_from_py(order, Order::C) == Order::F ? Order::F : Order::C;
+  if (memptr.is_none()) {
+    if (!strides.is_none()) throw ValueError("memptr is required if strides is given.");
+    new (self) ndarray(empty(s, t, o));
+    return;
+  }
+  std::optional<Strides> st;
+  if (!strides.is_none()) st = nb::cast<Strides>(strides);
+  new (self) ndarray(s, t, nb::cast<const MemoryPointer&>(memptr), st, o);
+}
+
+// CuPy's ndarray.get(stream=None, order='C', out=None, blocking=True): the copy waits for
+// the device either way, so stream and blocking change nothing.
+nb::object get_py(const ndarray& a, nb::handle order, nb::handle out) {
+  if (!out.is_none()) {
+    if (!nb::cast<bool>(out.attr("flags").attr("c_contiguous")) && !nb::cast<bool>(out.attr("flags").attr("f_contiguous")))
+      throw RuntimeError("Cannot set to non-contiguous array");
+    if (nb::cast<Shape>(out.attr("shape")) != a.shape()) throw ValueError("Shape mismatch");
+    if (dtype_from_py(out.attr("dtype")) != a.dtype()) throw TypeError("dtype mismatch");
+    const bool fortran = !nb::cast<bool>(out.attr("flags").attr("c_contiguous"));
+    Py_buffer view;
+    if (PyObject_GetBuffer(out.ptr(), &view, PyBUF_WRITABLE | PyBUF_ANY_CONTIGUOUS) != 0) throw nb::python_error();
+    try {
+      // C order of a's transpose is F order of a.
+      (fortran ? transpose(a) : a).copy_to_host(view.buf);
+    } catch (...) {
+      PyBuffer_Release(&view);
+      throw;
+    }
+    PyBuffer_Release(&view);
+    return nb::borrow(out);
+  }
+  Order o = order_from_py(order, Order::C);
+  if (o == Order::A || o == Order::K) o = a.is_f_contiguous() ? Order::F : Order::C;
+  if (o == Order::F) return to_numpy(transpose(a)).attr("T");
+  return to_numpy(a);
+}
+
+}  // namespace
+
+// CuPy's Memory (MemoryPointer.mem): the buffer a pointer points into.
+struct MemoryBlock {
+  std::shared_ptr<Buffer> buffer;
+};
+
+void bind_memory_pointer(nb::module_& m) {
+  nb::class_<MemoryBlock>(m, "Memory", "A block of device memory (host memory on the CPU), as CuPy's Memory.")
+      .def_prop_ro("size", [](const MemoryBlock& b) { return b.buffer->nbytes(); })
+      .def_prop_ro("ptr", [](const MemoryBlock& b) { return MemoryPointer{b.buffer, 0}.ptr(); })
+      .def_prop_ro("device_id", [](const MemoryBlock& b) { return memory_device_id(b.buffer->device()); })
+      .def_prop_ro("device", [](const MemoryBlock& b) { return b.buffer->device(); });
+  nb::class_<MemoryPointer>(m, "MemoryPointer",
+                            "Where an array's memory starts, as CuPy's MemoryPointer: `ptr` is the device "
+                            "address (the host address for CPU arrays), `mem` the block it points into. "
+                            "Holding one keeps the memory alive.")
+      .def_prop_ro("ptr", &MemoryPointer::ptr)
+      .def_prop_ro("device_id", [](const MemoryPointer& p) { return memory_device_id(p.device()); })
+      .def_prop_ro("device", &MemoryPointer::device)
+      .def_prop_ro("mem", [](const MemoryPointer& p) { return MemoryBlock{p.mem}; })
+      .def_ro("offset", &MemoryPointer::offset)
+      .def("__int__", &MemoryPointer::ptr)
+      .def("__add__", [](const MemoryPointer& p, std::int64_t n) { return p + n; })
+      .def("__radd__", [](const MemoryPointer& p, std::int64_t n) { return p + n; })
+      .def("__sub__", [](const MemoryPointer& p, std::int64_t n) { return p - n; })
+      .def("copy_from_device",
+           [](const MemoryPointer& dst, const MemoryPointer& src, std::int64_t size) { copy_bytes(dst, src, size); },
+           nb::arg("src"), nb::arg("size"))
+      .def("copy_from_host",
+           [](const MemoryPointer& dst, std::uintptr_t mem, std::int64_t size) {
+             copy_bytes(dst, array(reinterpret_cast<const void*>(mem), Shape{size}, uint8, dst.device()).memptr(), size);
+           },
+           nb::arg("mem"), nb::arg("size"))
+      .def("copy_to_host",
+           [](const MemoryPointer& src, std::uintptr_t mem, std::int64_t size) {
+             bytes_at(src, size).copy_to_host(reinterpret_cast<void*>(mem));
+           },
+           nb::arg("mem"), nb::arg("size"))
+      .def("memset",
+           [](const MemoryPointer& p, int value, std::int64_t size) {
+             if (size) copyto(bytes_at(p, size), Scalar(static_cast<std::int64_t>(value & 0xff)), Casting::unsafe);
+           },
+           nb::arg("value"), nb::arg("size"))
+      .def("__repr__", [](const MemoryPointer& p) {
+        return "<copper.MemoryPointer 0x" + to_hex(p.ptr()) + " on " + p.device().str() + ">";
+      });
+}
 
 void bind_dtypes(nb::module_& m) {
   m.def("result_type_of", [](nb::args args) {
@@ -63,21 +203,39 @@ void bind_ndarray(nb::module_& m, ArrayClass& cls) {
       .def_ro("c_contiguous", &Flags::c_contiguous)
       .def_ro("f_contiguous", &Flags::f_contiguous)
       .def_ro("owndata", &Flags::owndata)
+      .def_ro("aligned", &Flags::aligned)
       .def_prop_ro("writeable", [](const Flags&) { return true; })
+      .def_prop_ro("writebackifcopy", [](const Flags&) { return false; })
+      .def_prop_ro("fnc", &Flags::fnc)
+      .def_prop_ro("forc", &Flags::forc)
+      .def_prop_ro("behaved", &Flags::behaved)
+      .def_prop_ro("carray", &Flags::carray)
+      .def_prop_ro("farray", &Flags::farray)
       .def("__getitem__",
            [](const Flags& f, const std::string& key) {
              if (key == "C_CONTIGUOUS" || key == "C" || key == "CONTIGUOUS") return f.c_contiguous;
              if (key == "F_CONTIGUOUS" || key == "F" || key == "FORTRAN") return f.f_contiguous;
              if (key == "OWNDATA" || key == "O") return f.owndata;
              if (key == "WRITEABLE" || key == "W") return true;
+             if (key == "ALIGNED" || key == "A") return f.aligned;
+             if (key == "WRITEBACKIFCOPY" || key == "X") return false;
+             if (key == "FNC") return f.fnc();
+             if (key == "FORC") return f.forc();
+             if (key == "BEHAVED" || key == "B") return f.behaved();
+             if (key == "CARRAY" || key == "CA") return f.carray();
+             if (key == "FARRAY" || key == "FA") return f.farray();
              throw nb::key_error(key.c_str());
            })
       .def("__repr__", [](const Flags& f) {
         auto b = [](bool v) { return v ? "True" : "False"; };
         return std::string("  C_CONTIGUOUS : ") + b(f.c_contiguous) + "\n  F_CONTIGUOUS : " + b(f.f_contiguous) +
-               "\n  OWNDATA : " + b(f.owndata) + "\n  WRITEABLE : True";
+               "\n  OWNDATA : " + b(f.owndata) + "\n  WRITEABLE : True\n  ALIGNED : " + b(f.aligned) +
+               "\n  WRITEBACKIFCOPY : False\n";
       });
+  bind_memory_pointer(m);
 
+  cls.def("__init__", &construct, nb::arg("shape"), nb::arg("dtype") = nb::none(),
+          nb::arg("memptr") = nb::none(), nb::arg("strides") = nb::none(), nb::arg("order").none() = "C");
   cls.def_prop_ro("shape", [](const ndarray& a) { return nb::tuple(nb::cast(a.shape())); })
       .def_prop_ro("strides", [](const ndarray& a) { return nb::tuple(nb::cast(a.strides())); })
       .def_prop_ro("dtype", [](const ndarray& a) { return dtype_to_py(a.dtype()); })
@@ -86,32 +244,36 @@ void bind_ndarray(nb::module_& m, ArrayClass& cls) {
       .def_prop_ro("nbytes", &ndarray::nbytes)
       .def_prop_ro("itemsize", &ndarray::itemsize)
       .def_prop_ro("device", &ndarray::device)
-      .def_prop_ro("flags",
-                   [](const ndarray& a) { return Flags{a.is_c_contiguous(), a.is_f_contiguous(), !a.base()}; })
-      .def_prop_ro("base",
-                   [](const ndarray& a) -> nb::object {
-                     if (!a.base()) return nb::none();
-                     return nb::cast(*a.base());
-                   })
+      .def_prop_ro("flags", &flags_of)
+      .def_prop_ro("base", &base_object)
+      .def_prop_ro("data", &ndarray::memptr)
       .def_prop_ro("data_ptr", [](const ndarray& a) { return reinterpret_cast<std::uintptr_t>(a.data()); })
       .def("__len__",
            [](const ndarray& a) {
              if (a.ndim() == 0) throw TypeError("len() of unsized object");
              return a.shape()[0];
            })
-      .def("get", [](const ndarray& a) { return to_numpy(a); })
+      .def(
+          "get", [](const ndarray& a, nb::handle, nb::handle order, nb::handle out, bool) { return get_py(a, order, out); },
+          nb::arg("stream") = nb::none(), nb::arg("order").none() = "C", nb::arg("out") = nb::none(),
+          nb::arg("blocking") = true)
       .def("item",
            [](const ndarray& a) { return scalar_to_py(a.item()); })
       .def(
           "astype",
-          [](const ndarray& a, nb::handle dtype, nb::handle casting, bool copy) {
+          [](nb::handle self, nb::handle dtype, nb::handle order, nb::handle casting, bool, bool copy) {
+            const ndarray& a = nb::cast<const ndarray&>(self);
             Casting c = casting.is_none() ? Casting::unsafe : casting_from_py(casting);
-            return a.astype(dtype_from_py(dtype), c, copy);
+            ndarray r = a.astype(dtype_from_py(dtype), order_from_py(order, Order::K), c, copy);
+            // copy=False hands back the array itself when nothing had to change (NumPy).
+            return r.buffer() == a.buffer() && r.strides() == a.strides() ? nb::borrow(self) : nb::cast(std::move(r));
           },
-          nb::arg("dtype"), nb::arg("casting") = nb::none(), nb::arg("copy") = true)
-      .def("copy", [](const ndarray& a) { return a.copy(); })
-      .def("__copy__", [](const ndarray& a) { return a.copy(); })
-      .def("__deepcopy__", [](const ndarray& a, nb::handle) { return a.copy(); })
+          nb::arg("dtype"), nb::arg("order").none() = "K", nb::arg("casting") = nb::none(), nb::arg("subok") = true,
+          nb::arg("copy") = true)
+      .def("copy", [](const ndarray& a, nb::handle order) { return a.copy(order_from_py(order, Order::C)); },
+           nb::arg("order").none() = "C")
+      .def("__copy__", [](const ndarray& a) { return a.copy(Order::K); })
+      .def("__deepcopy__", [](const ndarray& a, nb::handle) { return a.copy(Order::K); })
       .def("__array__",
            [](const ndarray&, nb::args, nb::kwargs) -> nb::object {
              throw TypeError(

@@ -25,6 +25,13 @@ std::int64_t count_from_py(nb::handle obj) {
   return n;
 }
 
+// Bounds with dimensions (lists, arrays of ndim >= 1) take the array forms of linspace/logspace.
+bool is_array_bound(nb::handle obj) {
+  if (nb::isinstance<ndarray>(obj)) return nb::cast<const ndarray&>(obj).ndim() > 0;
+  if (is_python_scalar(obj)) return false;
+  return nb::cast<int>(numpy().attr("ndim")(obj)) > 0;
+}
+
 [[noreturn]] void zero_division(const char* msg) {
   PyErr_SetString(PyExc_ZeroDivisionError, msg);
   throw nb::python_error();
@@ -35,7 +42,8 @@ std::int64_t count_from_py(nb::handle obj) {
 void bind_ranges(nb::module_& m) {
   m.def(
       "arange",
-      [](nb::handle start, nb::handle stop, nb::handle step, nb::handle dtype, nb::handle device) {
+      [](nb::handle start, nb::handle stop, nb::handle step, nb::handle dtype, nb::handle device, nb::handle like) {
+        check_like(like);
         // arange(stop) / arange(start, stop[, step]), as NumPy's positional forms.
         Scalar lo = stop.is_none() ? Scalar(0) : bound_from_py(start);
         Scalar hi = stop.is_none() ? bound_from_py(start) : bound_from_py(stop);
@@ -46,14 +54,24 @@ void bind_ranges(nb::module_& m) {
         return arange(lo, hi, st, optional_dtype(dtype), device_from_py(device));
       },
       nb::arg("start"), nb::arg("stop") = nb::none(), nb::arg("step") = nb::none(), nb::arg("dtype") = nb::none(),
-      nb::kw_only(), nb::arg("device") = nb::none());
+      nb::kw_only(), nb::arg("device") = nb::none(), nb::arg("like") = nb::none());
   m.def(
       "linspace",
       [](nb::handle start, nb::handle stop, nb::handle num, bool endpoint, bool retstep, nb::handle dtype,
          int axis, nb::handle device) -> nb::object {
-        Scalar lo = bound_from_py(start), hi = bound_from_py(stop);
         std::int64_t n = count_from_py(num);
-        ndarray y = linspace(lo, hi, n, endpoint, optional_dtype(dtype), device_from_py(device));
+        const Device dev = device_from_py(device);
+        if (is_array_bound(start) || is_array_bound(stop)) {
+          const operand lo = operand_from_py(start, dev), hi = operand_from_py(stop, dev);
+          ndarray y = linspace(lo, hi, n, endpoint, optional_dtype(dtype), axis, dev);
+          if (!retstep) return nb::cast(std::move(y));
+          nb::object step = (endpoint ? n - 1 : n) > 0 ? nb::cast(api::linspace_steps(lo, hi, n, endpoint, dev))
+                                                       : nb::object(nb::float_(NAN));
+          return nb::make_tuple(std::move(y), step);
+        }
+        Scalar lo = bound_from_py(start), hi = bound_from_py(stop);
+        ndarray y = linspace(lo, hi, n, endpoint, optional_dtype(dtype), dev);
+        if (axis != 0 && axis != -1) throw AxisError("axis " + std::to_string(axis) + " is out of bounds for array of dimension 1");
         if (!retstep) return nb::cast(std::move(y));
         // NumPy returns the step as a scalar of the computation dtype, or NaN without one.
         std::optional<Scalar> step = api::linspace_step(lo, hi, n, endpoint);
@@ -66,29 +84,41 @@ void bind_ranges(nb::module_& m) {
       nb::arg("device") = nb::none());
   m.def(
       "logspace",
-      [](nb::handle start, nb::handle stop, nb::handle num, bool endpoint, double base, nb::handle dtype, int axis,
+      [](nb::handle start, nb::handle stop, nb::handle num, bool endpoint, nb::handle base, nb::handle dtype, int axis,
          nb::handle device) {
-        return logspace(bound_from_py(start), bound_from_py(stop), count_from_py(num), endpoint, base,
-                        optional_dtype(dtype), device_from_py(device));
+        const Device dev = device_from_py(device);
+        if (is_array_bound(start) || is_array_bound(stop) || is_array_bound(base)) {
+          return logspace(operand_from_py(start, dev), operand_from_py(stop, dev), count_from_py(num), endpoint,
+                          operand_from_py(base, dev), optional_dtype(dtype), axis, dev);
+        }
+        if (axis != 0 && axis != -1) throw AxisError("axis " + std::to_string(axis) + " is out of bounds for array of dimension 1");
+        return logspace(bound_from_py(start), bound_from_py(stop), count_from_py(num), endpoint,
+                        nb::cast<double>(base), optional_dtype(dtype), dev);
       },
       nb::arg("start"), nb::arg("stop"), nb::arg("num") = 50, nb::arg("endpoint") = true, nb::arg("base") = 10.0,
       nb::arg("dtype") = nb::none(), nb::arg("axis") = 0, nb::kw_only(), nb::arg("device") = nb::none());
   m.def(
       "eye",
-      [](nb::handle n, nb::handle mcols, nb::handle k, nb::handle dtype, nb::handle order, nb::handle device) {
+      [](nb::handle n, nb::handle mcols, nb::handle k, nb::handle dtype, nb::handle order, nb::handle device,
+         nb::handle like) {
+        check_like(like);
         std::optional<std::int64_t> cols =
             mcols.is_none() ? std::nullopt : std::optional<std::int64_t>(count_from_py(mcols));
         DType t = dtype.is_none() ? float64 : dtype_from_py(dtype);
-        return eye(count_from_py(n), cols, count_from_py(k), t, device_from_py(device));
+        Order o = order_from_py(order, Order::C);
+        if (o != Order::C && o != Order::F) throw ValueError("only 'C' or 'F' order is permitted");
+        return eye(count_from_py(n), cols, count_from_py(k), t, o, device_from_py(device));
       },
       nb::arg("N"), nb::arg("M") = nb::none(), nb::arg("k") = 0, nb::arg("dtype") = nb::none(),
-      nb::arg("order") = "C", nb::kw_only(), nb::arg("device") = nb::none());
+      nb::arg("order").none() = "C", nb::kw_only(), nb::arg("device") = nb::none(), nb::arg("like") = nb::none());
   m.def(
       "identity",
-      [](nb::handle n, nb::handle dtype, nb::handle device) {
+      [](nb::handle n, nb::handle dtype, nb::handle like, nb::handle device) {
+        check_like(like);
         return identity(count_from_py(n), dtype.is_none() ? float64 : dtype_from_py(dtype), device_from_py(device));
       },
-      nb::arg("n"), nb::arg("dtype") = nb::none(), nb::kw_only(), nb::arg("device") = nb::none());
+      nb::arg("n"), nb::arg("dtype") = nb::none(), nb::kw_only(), nb::arg("like") = nb::none(),
+      nb::arg("device") = nb::none());
 }
 
 }  // namespace copper::python

@@ -4,6 +4,8 @@
 
 #include <cstring>
 
+#include "core/layout.h"
+
 namespace copper::python {
 
 // Module-lifetime Python objects are held as leaked handles: a static nb::object
@@ -48,6 +50,26 @@ Device device_from_py(nb::handle obj) {
   if (nb::isinstance<nb::str>(obj)) return parse_device(nb::cast<std::string>(obj));
   if (nb::isinstance<nb::int_>(obj)) return Device{DeviceType::cuda, nb::cast<int>(obj)};
   throw TypeError("device must be a string such as 'cpu' or 'cuda:0', or a copper.Device");
+}
+
+Order order_from_py(nb::handle obj, Order if_none) {
+  if (!obj.is_valid() || obj.is_none()) return if_none;
+  if (!nb::isinstance<nb::str>(obj))
+    throw TypeError("order must be str, not " + std::string(nb::str(nb::type_name(obj.type())).c_str()));
+  return order_from_name(nb::cast<std::string>(obj));
+}
+
+void check_like(nb::handle like) {
+  if (!like.is_valid() || like.is_none() || nb::isinstance<ndarray>(like) || nb::hasattr(like, "__array_function__"))
+    return;
+  throw TypeError("The `like` argument must be an array-like that implements the `__array_function__` protocol.");
+}
+
+std::optional<bool> copy_flag_from_py(nb::handle obj) {
+  if (!obj.is_valid() || obj.is_none()) return std::nullopt;
+  const int truth = PyObject_IsTrue(obj.ptr());
+  if (truth < 0) throw nb::python_error();
+  return truth != 0;
 }
 
 Casting casting_from_py(nb::handle obj) {
@@ -111,22 +133,77 @@ nb::object scalar_to_py(const Scalar& s) {
 
 ndarray array_from_py(nb::handle obj, std::optional<DType> dtype, Device device) {
   if (nb::isinstance<ndarray>(obj)) return asarray(nb::cast<const ndarray&>(obj), dtype, device);
-  nb::object np_arr = dtype ? numpy().attr("ascontiguousarray")(obj, dtype_to_py(*dtype))
-                            : numpy().attr("ascontiguousarray")(obj);
-  // numpy.ascontiguousarray turns 0-d input into 1-d; keep NumPy's asarray shape.
-  nb::object shape_src = numpy().attr("shape")(obj);
-  DType t = dtype_from_py(np_arr.attr("dtype"));
-  Shape shape = shape_from_py(shape_src);
-  Py_buffer view;
-  if (PyObject_GetBuffer(np_arr.ptr(), &view, PyBUF_C_CONTIGUOUS) != 0) throw nb::python_error();
+  return host_array_from_py(obj, dtype, device, Order::C, 0, std::nullopt, false);
+}
+
+namespace {
+// The copper dtype of a NumPy array headed for a device. copper lacks object, structured
+// and string dtypes: array() and asarray() reject them with ValueError (as CuPy), operands
+// of other functions with TypeError (as NumPy's ufuncs).
+DType transferable_dtype(nb::handle np_dtype, bool value_error) {
   try {
-    ndarray a = array(view.buf, shape, t, device);
-    PyBuffer_Release(&view);
-    return a;
-  } catch (...) {
-    PyBuffer_Release(&view);
-    throw;
+    return dtype_from_py(np_dtype);
+  } catch (const TypeError&) {
+    if (!value_error) throw;
+    throw ValueError("Unsupported dtype " + std::string(nb::str(np_dtype).c_str()));
   }
+}
+
+// A NumPy array on `device` with the same strides, copied as raw bytes: it must be dense
+// (its elements fill its memory exactly: C, F or any axis order with positive strides) or
+// empty.
+ndarray upload(nb::handle host, const ndarray& layout, Device device) {
+  if (layout.size() == 0) return ndarray(empty({0}, layout.dtype(), device).buffer(), layout.dtype(), layout.shape(),
+                                         layout.strides(), 0);
+  Py_buffer view;
+  if (PyObject_GetBuffer(host.ptr(), &view, PyBUF_STRIDED_RO) != 0) throw nb::python_error();
+  struct Release {
+    Py_buffer* v;
+    ~Release() { PyBuffer_Release(v); }
+  } release{&view};
+  ndarray bytes = array(view.buf, Shape{layout.nbytes()}, uint8, device);
+  return ndarray(bytes.buffer(), layout.dtype(), layout.shape(), layout.strides(), 0);
+}
+
+// The strides NumPy gives a new copy of `a` in `order` (new empty arrays: all zero).
+Strides numpy_copy_strides(const ndarray& a, Order order) {
+  if (a.size() == 0) return Strides(a.shape().size(), 0);
+  return layout::strides_like(a, a.shape(), a.itemsize(), order);
+}
+}  // namespace
+
+ndarray host_array_from_py(nb::handle obj, std::optional<DType> dtype, Device device, Order order, int ndmin,
+                           std::optional<bool> copy, bool conversion) {
+  nb::object np = nb::borrow(numpy());
+  const char* order_name = name(order).data();
+  // NumPy's own asarray result: obj itself when it already fits, else NumPy's conversion.
+  nb::object host = np.attr("array")(obj, nb::arg("dtype") = dtype ? dtype_to_py(*dtype) : nb::none(),
+                                     nb::arg("copy") = nb::none(), nb::arg("order") = order_name);
+  nb::object descr = host.attr("dtype");
+  if (!nb::cast<bool>(descr.attr("isnative"))) {  // big-endian data: swap on the host first
+    host = host.attr("astype")(descr.attr("newbyteorder")("="));
+    descr = host.attr("dtype");
+  }
+  const DType t = transferable_dtype(descr, conversion);
+  ndarray layout(nullptr, t, nb::cast<Shape>(host.attr("shape")), nb::cast<Strides>(host.attr("strides")), 0);
+  // The device array is a copy: laid out as NumPy lays out its result when that is new, and
+  // as NumPy's copy of obj (order=) when NumPy handed obj back.
+  const bool numpy_copied = !host.is(obj);
+  const bool keep = layout.size() == 0 ? numpy_copied || !copy.value_or(false)
+                                       : layout::is_dense(layout) &&
+                                             (numpy_copied || !copy.value_or(false) ||
+                                              layout.strides() == numpy_copy_strides(layout, order));
+  if (!keep) {
+    host = np.attr("array")(host, nb::arg("order") = order_name, nb::arg("copy") = true);
+    layout = ndarray(nullptr, t, layout.shape(), nb::cast<Strides>(host.attr("strides")), 0);
+  }
+  // ndmin's leading axes on the device, as NumPy adds them to its result.
+  return array(upload(host, layout, device), std::nullopt, std::nullopt, order, ndmin);
+}
+
+ndarray layout_of_numpy(nb::handle np_array) {
+  const DType t = dtype_from_py(np_array.attr("dtype"));
+  return ndarray(nullptr, t, nb::cast<Shape>(np_array.attr("shape")), nb::cast<Strides>(np_array.attr("strides")), 0);
 }
 
 operand operand_from_py(nb::handle obj, Device device) {

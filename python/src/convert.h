@@ -6,6 +6,7 @@
 #include <nanobind/stl/vector.h>
 
 #include "copper/copper.hpp"
+#include "ndarray_owner.h"
 
 namespace copper::python {
 namespace nb = nanobind;
@@ -16,6 +17,14 @@ std::optional<DType> optional_dtype(nb::handle obj);  // None -> nullopt
 nb::object dtype_to_py(DType t);            // a numpy.dtype object
 Device device_from_py(nb::handle obj);      // None -> default device; "cpu", "cuda:0", Device
 Casting casting_from_py(nb::handle obj);    // "same_kind", ...
+// 'C', 'F', 'A', 'K' (either case); None -> if_none. TypeError for non-strings, ValueError
+// with NumPy's message for other strings.
+Order order_from_py(nb::handle obj, Order if_none);
+// NumPy's like=: None, a copper array, or anything with __array_function__ (TypeError
+// otherwise). copper answers the call itself either way.
+void check_like(nb::handle like);
+// NumPy 2's copy=: None -> nullopt (copy when needed), else its truth value.
+std::optional<bool> copy_flag_from_py(nb::handle obj);
 
 // Python ints, floats, complex and bools become weak scalars; copper arrays pass
 // through; NumPy scalars, NumPy arrays and sequences are copied to `device` (strong).
@@ -23,8 +32,18 @@ operand operand_from_py(nb::handle obj, Device device);
 bool is_python_scalar(nb::handle obj);
 Scalar scalar_from_py(nb::handle obj);      // Python or NumPy scalar; TypeError otherwise
 nb::object scalar_to_py(const Scalar& s);   // to a Python bool/int/float/complex
-// A copper array from any array-like (copper array: as is; else through numpy.asarray).
+// A copper array from any array-like (copper array: as is; else through numpy.asarray),
+// C-contiguous when copied from the host.
 ndarray array_from_py(nb::handle obj, std::optional<DType> dtype, Device device);
+// A host array-like (not a copper array) copied to `device`, laid out as NumPy's result of
+// numpy.array(obj, dtype, copy=copy, order=order, ndmin=ndmin) (with copy=None, as NumPy's
+// copy where NumPy would hand back a view). Dtypes copper lacks (object, structured,
+// strings) raise ValueError for a conversion (array(), asarray()), else TypeError.
+ndarray host_array_from_py(nb::handle obj, std::optional<DType> dtype, Device device, Order order, int ndmin,
+                           std::optional<bool> copy, bool conversion = true);
+// A copper array with a NumPy array's shape, dtype and strides but no memory: the layout
+// source for empty_like and friends given a host prototype.
+ndarray layout_of_numpy(nb::handle np_array);
 nb::object to_numpy(const ndarray& a);
 Shape shape_from_py(nb::handle obj);        // int or sequence of ints
 std::optional<std::vector<int>> axes_from_py(nb::handle obj);  // None, int, or tuple

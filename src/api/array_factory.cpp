@@ -2,6 +2,8 @@
 
 #include <limits>
 
+#include "core/layout.h"
+
 namespace copper::api {
 
 void check_shape(const Shape& shape) {
@@ -21,7 +23,18 @@ ndarray allocate(const Shape& shape, DType dtype, Device device) {
   if (n > std::numeric_limits<std::int64_t>::max() / isz)
     throw ValueError("array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.");
   auto buffer = backend::backend_for(device).allocate(static_cast<std::size_t>(n * isz));
-  return ndarray(std::move(buffer), dtype, shape, c_strides(shape, isz), 0);
+  // NumPy 2 gives new arrays without elements all-zero strides.
+  return ndarray(std::move(buffer), dtype, shape, n ? c_strides(shape, isz) : Strides(shape.size(), 0), 0);
+}
+
+ndarray allocate(const Shape& shape, DType dtype, Device device, const Strides& strides) {
+  ndarray a = allocate(shape, dtype, device);
+  if (a.size() == 0 || strides == a.strides()) return a;
+  return ndarray(a.buffer(), dtype, shape, strides, 0);
+}
+
+ndarray allocate_like(const ndarray& source, const Shape& shape, DType dtype, Device device, Order order) {
+  return allocate(shape, dtype, device, layout::strides_like(source, shape, itemsize(dtype), order));
 }
 
 namespace {

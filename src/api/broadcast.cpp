@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "api/array_factory.h"
+#include "api/ufunc.h"
 #include "copper/manipulation.hpp"
 
 namespace copper {
@@ -94,29 +95,43 @@ ndarray assignable_source(const ndarray& src, const Shape& target) {
 
 }  // namespace
 
-void copyto(const ndarray& dst, const operand& src, Casting casting) {
-  if (!src.is_array()) {
-    const Scalar& v = src.scalar();
-    // A weak scalar follows NEP 50: it must fit an integer destination; kinds still apply.
-    DType from = v.weak() ? (static_cast<int>(v.kind()) <= static_cast<int>(kind(dst.dtype())) ? dst.dtype() : v.dtype())
-                          : v.dtype();
-    if (!can_cast(from, dst.dtype(), casting)) {
-      throw TypeError("Cannot cast scalar from dtype('" + std::string(name(from)) + "') to dtype('" +
-                      std::string(name(dst.dtype())) + "') according to the rule '" + std::string(name(casting)) + "'");
-    }
-    if (v.weak() && is_integer(dst.dtype()) && !v.fits_in(dst.dtype()) && casting != Casting::unsafe) {
-      throw OverflowError("Python integer " + std::to_string(v.to_int64()) + " out of bounds for " +
-                          std::string(name(dst.dtype())));
-    }
-    if (dst.size()) api::backend_of(dst).fill(backend::view_of(dst), v);
-    return;
+namespace {
+
+// NEP 50: a weak (Python) scalar may go into any dtype of its kind or a higher one (ints
+// into unsigned ones too), checked for overflow; casting rules apply to strong ones.
+void check_scalar_copy(const ndarray& dst, const Scalar& v, Casting casting) {
+  auto level = [](Kind k) { return k == Kind::uint_ ? static_cast<int>(Kind::int_) : static_cast<int>(k); };
+  DType from = v.weak() && level(v.kind()) <= level(kind(dst.dtype())) ? dst.dtype() : v.dtype();
+  if (!can_cast(from, dst.dtype(), casting)) {
+    throw TypeError("Cannot cast scalar from dtype('" + std::string(name(from)) + "') to dtype('" +
+                    std::string(name(dst.dtype())) + "') according to the rule '" + std::string(name(casting)) + "'");
   }
-  const ndarray& s = src.array();
+  if (v.weak() && is_integer(dst.dtype()) && v.kind() != Kind::bool_ && !v.fits_in(dst.dtype()) &&
+      casting != Casting::unsafe) {
+    throw OverflowError("Python integer " + std::to_string(v.to_int64()) + " out of bounds for " +
+                        std::string(name(dst.dtype())));
+  }
+}
+
+void check_array_copy(const ndarray& dst, const ndarray& s, Casting casting) {
   if (!can_cast(s.dtype(), dst.dtype(), casting)) {
     throw TypeError("Cannot cast array data from dtype('" + std::string(name(s.dtype())) + "') to dtype('" +
                     std::string(name(dst.dtype())) + "') according to the rule '" + std::string(name(casting)) + "'");
   }
   api::common_device({&dst, &s}, dst.device());
+}
+
+}  // namespace
+
+void copyto(const ndarray& dst, const operand& src, Casting casting) {
+  if (!src.is_array()) {
+    const Scalar& v = src.scalar();
+    check_scalar_copy(dst, v, casting);
+    if (dst.size()) api::backend_of(dst).fill(backend::view_of(dst), v);
+    return;
+  }
+  const ndarray& s = src.array();
+  check_array_copy(dst, s, casting);
   ndarray b = assignable_source(s, dst.shape());
   if (dst.size() == 0) return;
   // Overlapping source and destination (x[1:] = x[:-1]): copy the source out first.
@@ -124,6 +139,37 @@ void copyto(const ndarray& dst, const operand& src, Casting casting) {
   const bool same_view = b.offset() == dst.offset() && b.strides() == dst.strides();
   if (!same_view && api::overlaps(b, dst)) b = b.copy();
   api::backend_of(dst).copy(backend::view_of(b), backend::view_of(dst));
+}
+
+void copyto(const ndarray& dst, const operand& src, Casting casting, const operand& where) {
+  if (!where.is_array()) {
+    const Scalar& w = where.scalar();
+    if (w.kind() != Kind::bool_)
+      throw TypeError("Cannot cast scalar from dtype('" + std::string(name(w.dtype())) +
+                      "') to dtype('bool') according to the rule 'safe'");
+    if (w.to_bool()) return copyto(dst, src, casting);
+    if (src.is_array()) check_array_copy(dst, src.array(), casting);
+    else check_scalar_copy(dst, src.scalar(), casting);
+    return;
+  }
+  const ndarray& mask = where.array();
+  if (mask.dtype() != bool_)
+    throw TypeError("Cannot cast array data from dtype('" + std::string(name(mask.dtype())) +
+                    "') to dtype('bool') according to the rule 'safe'");
+  api::common_device({&dst, &mask}, dst.device());
+  api::KernelInput m, s;
+  if (src.is_array()) {
+    check_array_copy(dst, src.array(), casting);
+    s = api::array_input(assignable_source(src.array(), dst.shape()), dst.shape(), dst.dtype(), &dst);
+  } else {
+    check_scalar_copy(dst, src.scalar(), casting);
+    api::scalar_input(s, src.scalar(), dst.shape(), dst.dtype(), dst.device());
+  }
+  m = api::array_input(assignable_source(mask, dst.shape()), dst.shape(), bool_, &dst);
+  if (dst.size() == 0) return;
+  // dst keeps its value where the mask is false: where(mask, src, dst) written in place.
+  const backend::ArrayView out = backend::view_of(dst);
+  api::backend_of(dst).where(m.view, s.view, out, out);
 }
 
 }  // namespace copper

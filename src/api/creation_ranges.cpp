@@ -190,9 +190,9 @@ ndarray logspace(const Scalar& start, const Scalar& stop, std::int64_t num, bool
   return dtype && *dtype != y.dtype() ? y.astype(*dtype) : y;
 }
 
-ndarray eye(std::int64_t n, std::optional<std::int64_t> m, std::int64_t k, DType dtype, Device device) {
+ndarray eye(std::int64_t n, std::optional<std::int64_t> m, std::int64_t k, DType dtype, Order order, Device device) {
   std::int64_t cols = m.value_or(n);
-  ndarray out = zeros(Shape{n, cols}, dtype, device);
+  ndarray out = zeros(Shape{n, cols}, dtype, order, device);
   // The k-th diagonal is a 1-d view whose stride steps one row and one column.
   std::int64_t length = k >= 0 ? std::min(n, cols - k) : std::min(n + k, cols);
   if (length <= 0) return out;
@@ -200,6 +200,10 @@ ndarray eye(std::int64_t n, std::optional<std::int64_t> m, std::int64_t k, DType
   ndarray diagonal = out.view_as(dtype, Shape{length}, Strides{out.strides()[0] + out.strides()[1]}, offset);
   api::backend_of(out).fill(backend::view_of(diagonal), Scalar(1));
   return out;
+}
+
+ndarray eye(std::int64_t n, std::optional<std::int64_t> m, std::int64_t k, DType dtype, Device device) {
+  return eye(n, m, k, dtype, Order::C, device);
 }
 
 ndarray identity(std::int64_t n, DType dtype, Device device) { return eye(n, std::nullopt, 0, dtype, device); }

@@ -56,10 +56,10 @@ ndarray matrix_rank(const ndarray& a, std::optional<double> tol, bool hermitian,
 ndarray matrix_power(const ndarray& a, std::int64_t n) {
   check_stacked_square(a);
   const std::int64_t size = a.shape().back();
-  if (n == 0) return copy(broadcast_to(eye(size, std::nullopt, 0, a.dtype(), a.device()), a.shape()));
+  if (n == 0) return copy(broadcast_to(eye(size, std::nullopt, 0, a.dtype(), a.device()), a.shape()), Order::C);
   ndarray base = n < 0 ? inv(a) : a;
   std::uint64_t e = n < 0 ? static_cast<std::uint64_t>(-(n + 1)) + 1 : static_cast<std::uint64_t>(n);
-  if (e == 1) return copy(base);
+  if (e == 1) return copy(base, Order::C);
   // Binary powering: square the base, multiply it in for every set bit.
   std::optional<ndarray> result;
   while (true) {

@@ -88,7 +88,7 @@ ndarray inverse(const ndarray& a, bool raise_if_singular) {
   // reads back row-major as inv(A).
   const ndarray info = new_info(count, a.device(), 2);
   const copper::linalg::LU lu = copper::linalg::lu_factor(a, t, info);
-  ndarray x = copy(broadcast_to(eye(n, std::nullopt, 0, t, a.device()), {count, n, n}));
+  ndarray x = copy(broadcast_to(eye(n, std::nullopt, 0, t, a.device()), {count, n, n}), Order::C);
   solver_for(a.device()).getrs(false, column_major(lu.factors), static_cast<const std::int64_t*>(lu.ipiv.data()),
                                column_major(x), static_cast<int*>(info.data()) + count);
   const std::vector<int> status = read_info(info);
@@ -144,7 +144,8 @@ ndarray solve(const ndarray& a, const ndarray& b) {
                static_cast<int*>(info.data()) + count);
   raise_if_failed(factored->wait(), "Singular matrix");
   if (vector) return reshape(astype(x, result), out_shape);
-  return astype(swapaxes(reshape(x, with_core(batch, {k, n})), -1, -2), result);  // a C-contiguous copy
+  return astype(swapaxes(reshape(x, with_core(batch, {k, n})), -1, -2), result, Casting::unsafe, true,
+                Order::C);  // a C-contiguous copy
 }
 
 ndarray cholesky(const ndarray& a, bool upper) {

@@ -24,7 +24,7 @@ ndarray contiguous_as(const ndarray& a, DType t) { return ascontiguousarray(a, t
 
 // Identity matrices (..., r, c) of dtype t: the factors NumPy gives for empty matrices.
 ndarray identities(const Shape& batch, std::int64_t r, std::int64_t c, DType t, Device device) {
-  return copy(broadcast_to(eye(r, c, 0, t, device), with_core(batch, {r, c})));
+  return copy(broadcast_to(eye(r, c, 0, t, device), with_core(batch, {r, c})), Order::C);
 }
 
 EighResult eigh_impl(const ndarray& a, const std::string& uplo, bool vectors) {

@@ -52,8 +52,8 @@ backend::DenseSolver& solver_for(Device device) {
 ndarray packed_copy(const ndarray& a, DType t, bool transposed) {
   const std::int64_t r = a.shape()[a.ndim() - 2], c = a.shape().back();
   const std::int64_t count = shape_size(batch_of(a));
-  // astype always allocates a new C-contiguous array, so the solver may overwrite it.
-  const ndarray packed = astype(transposed ? swapaxes(a, -1, -2) : a, t, Casting::unsafe, true);
+  // A new C-contiguous array (a transposing copy when asked), so the solver may overwrite it.
+  const ndarray packed = astype(transposed ? swapaxes(a, -1, -2) : a, t, Casting::unsafe, true, Order::C);
   return transposed ? reshape(packed, {count, c, r}) : reshape(packed, {count, r, c});
 }
 

@@ -5,6 +5,7 @@
 
 #include "api/array_factory.h"
 #include "copper/manipulation.hpp"
+#include "core/layout.h"
 
 namespace copper {
 
@@ -131,6 +132,8 @@ ndarray permuted(const ndarray& a, const std::vector<int>& perm) {
 }  // namespace
 
 ndarray reshape(const ndarray& a, const Shape& requested, Order order) {
+  if (order == Order::K) throw ValueError("order 'K' is not permitted for reshaping");
+  if (order == Order::A) order = layout::is_fortran(a) ? Order::F : Order::C;
   Shape shape = resolve_shape(requested, a.size());
   // NumPy returns a plain view when the request literally repeats the shape (before -1 is resolved).
   if (requested == a.shape()) return a.view_as(a.dtype(), shape, a.strides(), a.offset());
@@ -148,17 +151,19 @@ ndarray reshape(const ndarray& a, const Shape& requested, Order order) {
 }
 
 ndarray ravel(const ndarray& a, Order order) {
-  const bool contiguous = order == Order::C ? a.is_c_contiguous() : a.is_f_contiguous();
-  if (contiguous) return a.view_as(a.dtype(), Shape{a.size()}, Strides{a.itemsize()}, a.offset());
+  if (order == Order::A) order = layout::is_fortran(a) ? Order::F : Order::C;
+  const bool view = order == Order::C ? a.is_c_contiguous() : order == Order::F ? a.is_f_contiguous() : layout::is_dense(a);
+  // A dense array read in its memory order (K) is a unit-stride walk from its first element.
+  if (view) return a.view_as(a.dtype(), Shape{a.size()}, Strides{a.itemsize()}, a.offset());
   return flatten(a, order);
 }
 
 ndarray flatten(const ndarray& a, Order order) {
   ndarray out = api::allocate(Shape{a.size()}, a.dtype(), a.device());
   if (a.size() == 0) return out;
-  // Writing through an F-ordered view of the output lays the elements out column-major.
-  ndarray target = order == Order::C ? out.view_as(a.dtype(), a.shape(), c_strides(a.shape(), a.itemsize()), 0)
-                                     : out.view_as(a.dtype(), a.shape(), f_strides(a.shape(), a.itemsize()), 0);
+  // Writing through a view of the output laid out in `order` puts the elements in that order
+  // (K: a's axes by decreasing |stride|, i.e. a's memory order).
+  ndarray target = out.view_as(a.dtype(), a.shape(), layout::strides_like(a, a.shape(), a.itemsize(), order), 0);
   copyto(target, a, Casting::unsafe);
   return out;
 }
@@ -254,9 +259,9 @@ ndarray expand_dims(const ndarray& a, const std::vector<int>& axis) {
   return a.view_as(a.dtype(), shape, strides, a.offset());
 }
 
-ndarray ndarray::reshape(const Shape& shape) const { return copper::reshape(*this, shape); }
-ndarray ndarray::ravel() const { return copper::ravel(*this); }
-ndarray ndarray::flatten() const { return copper::flatten(*this); }
+ndarray ndarray::reshape(const Shape& shape, Order order) const { return copper::reshape(*this, shape, order); }
+ndarray ndarray::ravel(Order order) const { return copper::ravel(*this, order); }
+ndarray ndarray::flatten(Order order) const { return copper::flatten(*this, order); }
 ndarray ndarray::transpose() const { return copper::transpose(*this); }
 ndarray ndarray::transpose(const std::vector<int>& axes) const { return copper::transpose(*this, axes); }
 ndarray ndarray::squeeze() const { return copper::squeeze(*this); }

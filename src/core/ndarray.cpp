@@ -3,6 +3,7 @@
 
 #include <complex>
 #include <cstring>
+#include <utility>
 
 #include "backend/backend.h"
 #include "copper/creation.hpp"
@@ -47,6 +48,25 @@ std::string shape_str(const Shape& shape) {
   return s + ")";
 }
 
+namespace {
+// NumPy's limit on dimensions (NPY_MAXDIMS).
+void check_ndim(std::size_t ndim) {
+  if (ndim > 64)
+    throw ValueError("maximum supported dimension for an ndarray is currently 64, found " + std::to_string(ndim));
+}
+
+// Byte range [lo, hi) the elements of (shape, strides, itemsize) span from the first one.
+std::pair<std::int64_t, std::int64_t> element_extent(const Shape& shape, const Strides& strides, std::int64_t itemsize) {
+  std::int64_t lo = 0, hi = itemsize;
+  for (std::size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] == 0) return {0, 0};
+    std::int64_t span = (shape[d] - 1) * strides[d];
+    (span < 0 ? lo : hi) += span;
+  }
+  return {lo, hi};
+}
+}  // namespace
+
 ndarray::ndarray(std::shared_ptr<Buffer> buffer, DType dtype, Shape shape, Strides strides, std::int64_t offset,
                  std::shared_ptr<const ndarray> base)
     : buffer_(std::move(buffer)),
@@ -54,7 +74,37 @@ ndarray::ndarray(std::shared_ptr<Buffer> buffer, DType dtype, Shape shape, Strid
       shape_(std::move(shape)),
       strides_(std::move(strides)),
       offset_(offset),
-      base_(std::move(base)) {}
+      base_(std::move(base)) {
+  check_ndim(shape_.size());
+}
+
+
+ndarray::ndarray(const Shape& shape, DType dtype, const MemoryPointer& memptr, std::optional<Strides> strides,
+                 Order order)
+    : buffer_(memptr.mem), dtype_(dtype), shape_(shape), offset_(memptr.offset) {
+  check_ndim(shape_.size());
+  if (!buffer_) throw ValueError("ndarray: memptr holds no memory");
+  for (auto d : shape_)
+    if (d < 0) throw ValueError("negative dimensions are not allowed");
+  if (strides && strides->size() != shape_.size()) throw ValueError("strides, if given, must be the same length as shape");
+  strides_ = strides ? *strides : order == Order::F ? f_strides(shape_, itemsize()) : c_strides(shape_, itemsize());
+  auto [lo, hi] = element_extent(shape_, strides_, itemsize());
+  if (lo < hi && (offset_ + lo < 0 || offset_ + hi > static_cast<std::int64_t>(buffer_->nbytes())))
+    throw ValueError("ndarray: the array (offset " + std::to_string(offset_) + ", " + std::to_string(hi - lo) +
+                     " bytes spanned) does not fit in the " + std::to_string(buffer_->nbytes()) + "-byte memory");
+}
+
+std::uintptr_t MemoryPointer::ptr() const {
+  if (!mem || mem->nbytes() == 0) return 0;
+  return reinterpret_cast<std::uintptr_t>(mem->data()) + static_cast<std::uintptr_t>(offset);
+}
+
+Device MemoryPointer::device() const { return mem ? mem->device() : cpu; }
+
+void ndarray::set_owner(std::shared_ptr<const ndarray> owner) {
+  if (owner && owner->buffer() != buffer_) throw ValueError("set_owner: the owner must share this array's memory");
+  base_ = std::move(owner);
+}
 
 std::int64_t ndarray::size() const { return shape_size(shape_); }
 

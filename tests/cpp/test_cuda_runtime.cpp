@@ -1,6 +1,7 @@
 // The GPU runtime through the C++ API (copper/cuda.hpp): streams, events, device
 // synchronization, the memory pool and out-of-memory recovery. GPU cases skip where
-// copper finds no usable GPU; there the CPU-only case checks every call refuses clearly.
+// copper finds no usable GPU; there the CPU-only cases check that streams, events and
+// device 0 act on the CPU device and that GPU-only calls refuse clearly.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -38,25 +39,57 @@ void expect_no_gpu_error(const std::function<void()>& call, const char* what) {
   }
 }
 
-TEST(CudaRuntimeWithoutGpu, EveryCallRefusesClearly) {
+TEST(CudaRuntimeWithoutGpu, GpuOnlyCallsRefuseClearly) {
   if (cu::is_available()) GTEST_SKIP() << "checks the behaviour without a usable GPU";
   EXPECT_GE(cu::device_count(), 0);
-  expect_no_gpu_error([] { cu::Stream s; }, "Stream()");
-  expect_no_gpu_error([] { cu::Stream s(true); }, "Stream(non_blocking)");
-  expect_no_gpu_error([] { cu::Stream::null(); }, "Stream::null");
-  expect_no_gpu_error([] { cu::current_stream(); }, "current_stream");
-  expect_no_gpu_error([] { cu::Event e; }, "Event()");
-  expect_no_gpu_error([] { cu::synchronize(); }, "synchronize");
-  expect_no_gpu_error([] { cu::current_device(); }, "current_device");
+  expect_no_gpu_error([] { cu::Stream s(false, 1); }, "Stream on device 1");
+  expect_no_gpu_error([] { cu::Event e(true, 1); }, "Event on device 1");
+  expect_no_gpu_error([] { cu::synchronize(1); }, "synchronize(1)");
+  expect_no_gpu_error([] { cu::set_device(1); }, "set_device(1)");
+  expect_no_gpu_error([] { cu::Stream().begin_capture(); }, "begin_capture");
   expect_no_gpu_error([] { cu::memory_stats(); }, "memory_stats");
   expect_no_gpu_error([] { cu::set_memory_limit(MiB); }, "set_memory_limit");
-  expect_no_gpu_error([] { cu::free_all_blocks(); }, "free_all_blocks");
   expect_no_gpu_error([] { cu::reset_peak_memory(); }, "reset_peak_memory");
+  expect_no_gpu_error([] { cu::device_properties(); }, "device_properties");
   expect_no_gpu_error([] { zeros({3}, float64, gpu0); }, "zeros on cuda:0");
   const Device before = default_device();
   expect_no_gpu_error([] { set_default_device(gpu0); }, "set_default_device(cuda:0)");
   EXPECT_EQ(default_device(), before);
   EXPECT_EQ(zeros({2}, float64, cpu).to_vector<double>(), (std::vector<double>{0, 0}));
+}
+
+// Without a GPU, streams, events and device 0 act on the CPU device.
+TEST(CudaRuntimeWithoutGpu, StreamsAndEventsActOnTheCpu) {
+  if (cu::is_available()) GTEST_SKIP() << "checks the behaviour without a usable GPU";
+  EXPECT_EQ(cu::current_device(), 0);
+  const cu::Stream null = cu::Stream::null();
+  EXPECT_EQ(null.handle(), 0u);
+  EXPECT_EQ(null, cu::Stream::null());
+  EXPECT_EQ(cu::current_stream(), null);
+  cu::Stream s(true);
+  EXPECT_NE(s.handle(), 0u);
+  EXPECT_TRUE(s.done());
+  cu::Event start, end;
+  {
+    cu::StreamScope scope(s);
+    EXPECT_EQ(cu::current_stream(), s);
+    start.record();
+    ndarray x = arange(Scalar(100000), float64, cpu);
+    (void)sum(multiply(x, x));
+    end.record();
+  }
+  EXPECT_EQ(cu::current_stream(), null);
+  end.synchronize();
+  EXPECT_TRUE(end.done());
+  EXPECT_GE(cu::elapsed_time(start, end), 0.0f);
+  EXPECT_THROW(cu::elapsed_time(cu::Event(), end), ValueError);
+  s.synchronize();
+  cu::synchronize();
+  cu::free_all_blocks();
+  const Device before = default_device();
+  cu::set_device(0);
+  EXPECT_EQ(default_device(), cpu);
+  set_default_device(before);
 }
 
 class CudaRuntime : public ::testing::Test {

@@ -51,9 +51,11 @@ def test_api_surface():
 
 
 @pytest.mark.skipif(HAVE_GPU, reason="checks the behaviour without a usable GPU")
-def test_without_a_gpu_streams_to_capture_do_not_exist():
+def test_without_a_gpu_streams_cannot_capture():
+    s = cp.cuda.Stream()  # a CPU-device stream
+    assert not s.is_capturing()
     with pytest.raises(RuntimeError, match=r"(?i)cuda|gpu"):
-        cp.cuda.Stream()
+        s.begin_capture()
 
 
 # ---------------------------------------------------------------- replay

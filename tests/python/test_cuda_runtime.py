@@ -1,6 +1,7 @@
 """copper.cuda, the CuPy-style GPU runtime: streams, events, devices, the memory pool,
 out-of-memory recovery and the on-disk kernel cache. GPU tests skip where copper finds
-no usable GPU; the CPU-only behaviour (clear RuntimeErrors) is tested there instead."""
+no usable GPU; the CPU-only behaviour (streams, events and device 0 acting on the CPU
+device, clear RuntimeErrors for GPU-only calls) is tested there instead."""
 import ast
 import gc
 import os
@@ -96,40 +97,93 @@ def test_memory_pool_is_one_object_and_checks_arguments_first():
 
 # ---------------------------------------------------------------- without a GPU
 
-NO_GPU_CALLS = {
+# Calls that mean something on any device act on the CPU device (device 0) without a GPU.
+CPU_DEVICE_CALLS = {
     "Stream()": lambda: cp.cuda.Stream(),
     "Stream(non_blocking=True)": lambda: cp.cuda.Stream(non_blocking=True),
     "Stream.null": lambda: cp.cuda.Stream.null,
+    "Stream.null.synchronize": lambda: cp.cuda.Stream.null.synchronize(),
     "get_current_stream": lambda: cp.cuda.get_current_stream(),
     "Event()": lambda: cp.cuda.Event(),
     "synchronize": lambda: cp.cuda.synchronize(),
     "current_device": lambda: cp.cuda.current_device(),
     "Device()": lambda: cp.cuda.Device(),
     "Device(0).synchronize": lambda: cp.cuda.Device(0).synchronize(),
+    "Device().synchronize": lambda: cp.cuda.Device().synchronize(),
+    "free_all_blocks": lambda: cp.cuda.free_all_blocks(),
+    "runtime.deviceSynchronize": lambda: cp.cuda.runtime.deviceSynchronize(),
+}
+
+# GPU-only requests keep raising RuntimeError that names CUDA or the GPU.
+NO_GPU_CALLS = {
     "memory_stats": lambda: cp.cuda.memory_stats(),
     "set_memory_limit": lambda: cp.cuda.set_memory_limit(MiB),
-    "free_all_blocks": lambda: cp.cuda.free_all_blocks(),
     "reset_peak_memory": lambda: cp.cuda.reset_peak_memory(),
     "pool.used_bytes": lambda: cp.get_default_memory_pool().used_bytes(),
+    "Device(1).use": lambda: cp.cuda.Device(1).use(),
+    "Device(1).synchronize": lambda: cp.cuda.Device(1).synchronize(),
+    "Stream(device=1)": lambda: cp.cuda.Stream(device=1),
+    "Event(device=1)": lambda: cp.cuda.Event(device=1),
+    "begin_capture": lambda: cp.cuda.Stream().begin_capture(),
+    "compute_capability": lambda: cp.cuda.Device(0).compute_capability,
+    "getDeviceProperties": lambda: cp.cuda.runtime.getDeviceProperties(0),
+    "RawKernel launch": lambda: cp.RawKernel('extern "C" __global__ void k() {}', "k")((1,), (1,), ()),
 }
 
 
 @cpu_only
-@pytest.mark.parametrize("name", list(NO_GPU_CALLS))
-def test_without_gpu_nothing_pretends_to_work(name):
+@pytest.mark.parametrize("name", list(CPU_DEVICE_CALLS))
+def test_without_gpu_runtime_calls_act_on_the_cpu(name):
     assert cp.cuda.is_available() is False
+    CPU_DEVICE_CALLS[name]()
+
+
+@cpu_only
+@pytest.mark.parametrize("name", list(NO_GPU_CALLS))
+def test_without_gpu_gpu_only_calls_raise(name):
     with pytest.raises(RuntimeError, match=NO_GPU_MESSAGE):
         NO_GPU_CALLS[name]()
 
 
 @cpu_only
-def test_without_gpu_device_context_fails_and_keeps_the_default():
+def test_without_gpu_streams_and_events_time_cpu_work():
+    null = cp.cuda.Stream.null
+    assert null.ptr == 0 and null == cp.cuda.Stream.null and null.device_id == 0
+    assert cp.cuda.get_current_stream() == null
+    s = cp.cuda.Stream(non_blocking=True)
+    assert s.ptr != 0 and s != null and s.done
+    with s:
+        assert cp.cuda.get_current_stream() == s
+        start, end = cp.cuda.Event(), cp.cuda.Event()
+        start.record()
+        x = cp.arange(200_000, dtype=cp.float64)
+        y = (x * x).sum()
+        end.record()
+    assert cp.cuda.get_current_stream() == null
+    end.synchronize()
+    assert start.done and end.done
+    ms = cp.cuda.get_elapsed_time(start, end)
+    assert isinstance(ms, float) and ms >= 0
+    assert float(y) == float(np.sum(np.arange(200_000, dtype=np.float64) ** 2))
+    assert s.record() is not None
+    s.wait_event(start)
+    with pytest.raises(ValueError, match="recorded"):
+        cp.cuda.get_elapsed_time(cp.cuda.Event(), end)
+
+
+@cpu_only
+def test_without_gpu_device_zero_is_the_cpu():
     before = cp.get_default_device()
-    with pytest.raises(RuntimeError, match=r"device cuda:0 requested, but"):
-        with cp.cuda.Device(0):
+    assert cp.cuda.Device().id == 0
+    with cp.cuda.Device(0) as d:
+        assert d.id == 0
+        assert cp.zeros(2).device == cp.Device("cpu")
+        d.synchronize()
+    assert cp.get_default_device() == before
+    with pytest.raises(RuntimeError, match=r"CUDA device 1 requested"):
+        with cp.cuda.Device(1):
             pass  # pragma: no cover
     assert cp.get_default_device() == before
-    assert cp.zeros(2).device == before
 
 
 # ---------------------------------------------------------------- streams

@@ -76,7 +76,7 @@ def test_asking_for_a_gpu_without_one_is_a_clear_runtime_error():
         cp.set_default_device("cuda")
     assert cp.get_default_device() == before
     with pytest.raises(RuntimeError, match=r"(?i)cuda|gpu"):
-        cp.cuda.Stream()
+        cp.cuda.Stream(device=1)  # device 0 stands for the CPU; no other exists
     x = cp.arange(4.0)  # the CPU keeps working
     np.testing.assert_array_equal((x * 2).get(), np.arange(4.0) * 2)
 

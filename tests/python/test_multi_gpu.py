@@ -67,7 +67,7 @@ def test_without_a_gpu_device_queries_refuse():
     with pytest.raises(RuntimeError, match=r"(?i)cuda|gpu"):
         cp.cuda.runtime.getDeviceProperties(0)
     with pytest.raises(RuntimeError, match=r"(?i)cuda|gpu"):
-        cp.cuda.runtime.setDevice(0)
+        cp.cuda.runtime.setDevice(1)  # device 0 stands for the CPU without a GPU
 
 
 @requires_gpu

@@ -16,6 +16,7 @@ struct StreamState {
   CUstream handle = nullptr;  // nullptr: the legacy default stream
   int device = 0;
   bool owned = false;
+  bool host = false;  // stands for the CPU device where no GPU is usable (src/api/cuda_api.cpp)
   // The last op enqueued (a static name), for naming an asynchronous failure.
   std::atomic<const char*> last_op{"(none)"};
   // Set between begin_capture() and end_capture() (cuda_graph.cpp): allocations for work
@@ -28,6 +29,8 @@ struct EventState {
   CUevent handle = nullptr;
   int device = 0;
   bool recorded = false;
+  bool host = false;             // a CPU-device event: records the host clock
+  std::int64_t host_time_ns = 0;  // steady_clock time of the last record, for host events
   ~EventState();
 };
 
