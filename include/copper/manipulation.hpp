@@ -37,8 +37,8 @@ ndarray astype(const ndarray& a, DType dtype, Casting casting = Casting::unsafe,
                Order order = Order::K);
 // Copies src into dst with broadcasting; TypeError if src's dtype can't be cast under `casting`.
 void copyto(const ndarray& dst, const operand& src, Casting casting = Casting::same_kind);
-// Only where `where` (a boolean array or scalar, broadcast to dst) is true; TypeError for
-// a non-boolean mask, as NumPy's 'safe' cast to bool.
+// Only where `where` (a boolean array broadcast to dst, or any scalar by its truth value)
+// is true; TypeError for a non-boolean array, as NumPy's 'safe' cast to bool.
 void copyto(const ndarray& dst, const operand& src, Casting casting, const operand& where);
 ndarray flip(const ndarray& a, std::optional<std::vector<int>> axis = std::nullopt);
 ndarray fliplr(const ndarray& a);  // ValueError below 2-d

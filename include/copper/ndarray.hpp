@@ -113,6 +113,9 @@ class ndarray {
   const std::shared_ptr<const ndarray>& base() const { return base_; }
   // A new view sharing this array's memory with other metadata (base set to the owner).
   ndarray view_as(DType dtype, Shape shape, Strides strides, std::int64_t offset) const;
+  // NumPy's a.view(dtype): the same bytes read as `dtype`. Another item size rescales the
+  // last axis, which must then be contiguous (ValueError otherwise, and for 0-d arrays).
+  ndarray view(DType dtype) const;
   // Names another object as this view's owner (same buffer): for language bindings, whose
   // owner objects wrap a copy of the owning array (Python's `view.base is a`).
   void set_owner(std::shared_ptr<const ndarray> owner);

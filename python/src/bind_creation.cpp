@@ -52,7 +52,7 @@ ndarray like_py(nb::handle a, nb::handle dtype, nb::handle order, nb::handle sha
   std::optional<Device> dev = optional_device(device);
   if (!dev && !proto.valid()) dev = default_device();  // a host prototype: the default device
   std::optional<Shape> s = shape.is_none() ? std::nullopt : std::optional<Shape>(shape_from_py(shape));
-  return empty_like(proto, optional_dtype(dtype), order_from_py(order, Order::K), s, dev);
+  return empty_like(proto, optional_native_dtype(dtype), order_from_py(order, Order::K), s, dev);
 }
 
 // The Python object for a conversion's result: `obj` itself when nothing changed (NumPy:
@@ -63,6 +63,31 @@ nb::object same_or_new(nb::handle obj, ndarray r) {
       r.strides() == a.strides())
     return nb::borrow(obj);
   return view_result(obj, std::move(r));
+}
+
+bool holds_copper_arrays(nb::handle obj) {
+  if (nb::isinstance<ndarray>(obj)) return true;
+  if (!nb::isinstance<nb::list>(obj) && !nb::isinstance<nb::tuple>(obj)) return false;
+  for (nb::handle item : obj)
+    if (holds_copper_arrays(item)) return true;
+  return false;
+}
+
+ndarray stacked(nb::handle obj, Device device) {
+  if (nb::isinstance<ndarray>(obj)) return asarray(nb::cast<const ndarray&>(obj), std::nullopt, std::nullopt, device);
+  if ((!nb::isinstance<nb::list>(obj) && !nb::isinstance<nb::tuple>(obj)) || !holds_copper_arrays(obj))
+    return host_array_from_py(obj, std::nullopt, device, Order::K, 0, std::nullopt);
+  std::vector<ndarray> items;
+  for (nb::handle item : obj) items.push_back(stacked(item, device));
+  return stack(items);
+}
+
+// A (nested) list or tuple holding copper arrays, joined on the device as NumPy would
+// build it (NumPy itself would have to copy each array to the host); nullopt otherwise.
+std::optional<ndarray> stacked_arrays(nb::handle obj, Device device) {
+  if (!nb::isinstance<nb::list>(obj) && !nb::isinstance<nb::tuple>(obj)) return std::nullopt;
+  if (!holds_copper_arrays(obj)) return std::nullopt;
+  return stacked(obj, device);
 }
 
 void check_ndmin(int ndmin) {
@@ -76,11 +101,13 @@ nb::object convert(nb::handle obj, nb::handle dtype, nb::handle copy, Order orde
   const std::optional<bool> c = copy_flag_from_py(copy);
   if (nb::isinstance<ndarray>(obj)) {
     const ndarray& a = nb::cast<const ndarray&>(obj);
-    return same_or_new(obj, array(a, optional_dtype(dtype), c, order, ndmin, optional_device(device)));
+    return same_or_new(obj, array(a, optional_native_dtype(dtype), c, order, ndmin, optional_device(device)));
   }
   if (c == false)
     throw ValueError("Unable to avoid copy while creating an array as requested: the data is in host memory");
-  return nb::cast(host_array_from_py(obj, optional_dtype(dtype), device_from_py(device), order, ndmin, c));
+  if (auto stacked = stacked_arrays(obj, device_from_py(device)))  // sequences of copper arrays
+    return nb::cast(array(*stacked, optional_native_dtype(dtype), std::nullopt, order, ndmin));
+  return nb::cast(host_array_from_py(obj, optional_native_dtype(dtype), device_from_py(device), order, ndmin, c));
 }
 
 }  // namespace
@@ -89,28 +116,28 @@ void bind_creation(nb::module_& m) {
   auto filled_with = [](auto fn) {
     return [fn](nb::handle shape, nb::handle dtype, nb::handle order, nb::handle device, nb::handle like) {
       check_like(like);
-      return fn(shape_from_py(shape), dtype.is_none() ? float64 : dtype_from_py(dtype), c_or_f(order),
+      return fn(shape_from_py(shape), native_dtype_from_py(dtype), c_or_f(order),
                 device_from_py(device));
     };
   };
   m.def("empty", filled_with([](const Shape& s, DType t, Order o, Device d) { return empty(s, t, o, d); }),
-        nb::arg("shape"), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "C", nb::kw_only(),
+        nb::arg("shape").none(), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "C", nb::kw_only(),
         nb::arg("device") = nb::none(), nb::arg("like") = nb::none());
   m.def("zeros", filled_with([](const Shape& s, DType t, Order o, Device d) { return zeros(s, t, o, d); }),
-        nb::arg("shape"), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "C", nb::kw_only(),
+        nb::arg("shape").none(), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "C", nb::kw_only(),
         nb::arg("device") = nb::none(), nb::arg("like") = nb::none());
   m.def("ones", filled_with([](const Shape& s, DType t, Order o, Device d) { return ones(s, t, o, d); }),
-        nb::arg("shape"), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "C", nb::kw_only(),
+        nb::arg("shape").none(), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "C", nb::kw_only(),
         nb::arg("device") = nb::none(), nb::arg("like") = nb::none());
   m.def(
       "full",
       [](nb::handle shape, nb::handle fill_value, nb::handle dtype, nb::handle order, nb::handle device,
          nb::handle like) {
         check_like(like);
-        const DType t = dtype.is_none() ? fill_dtype(fill_value) : dtype_from_py(dtype);
+        const DType t = dtype.is_none() ? fill_dtype(fill_value) : native_dtype_from_py(dtype);
         return fill_with(empty(shape_from_py(shape), t, c_or_f(order), device_from_py(device)), fill_value);
       },
-      nb::arg("shape"), nb::arg("fill_value"), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "C",
+      nb::arg("shape").none(), nb::arg("fill_value"), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "C",
       nb::kw_only(), nb::arg("device") = nb::none(), nb::arg("like") = nb::none());
 
   m.def(

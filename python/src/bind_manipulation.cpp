@@ -263,16 +263,18 @@ void bind_manipulation(nb::module_& m, ArrayClass& cls) {
             return repeat(a, ints_from_py(repeats), ax);
           },
           nb::arg("repeats"), nb::arg("axis") = nb::none())
-      .def("fill", [](ndarray& a, nb::handle value) { a.assign(operand_from_py(value, a.device())); },
-           nb::arg("value"))
+      .def(
+          "fill",
+          [](ndarray& a, nb::handle value) {
+            // NumPy fills with one value: arrays (of other than one element) and sequences are refused.
+            operand v = operand_from_py(value, a.device());
+            if (v.is_array() && v.array().size() != 1) throw ValueError("setting an array element with a sequence.");
+            a.assign(v);
+          },
+          nb::arg("value"))
       .def(
           "view",
-          [](const ndarray& a, nb::handle dtype) {
-            DType t = dtype.is_none() ? a.dtype() : dtype_from_py(dtype);
-            if (itemsize(t) != a.itemsize())
-              throw NotImplementedError("view() with a dtype of a different size is not supported yet");
-            return a.view_as(t, a.shape(), a.strides(), a.offset());
-          },
+          [](const ndarray& a, nb::handle dtype) { return a.view(dtype.is_none() ? a.dtype() : native_dtype_from_py(dtype)); },
           nb::arg("dtype") = nb::none());
 }
 

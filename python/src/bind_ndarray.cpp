@@ -59,19 +59,37 @@ bool is_aligned(const ndarray& a) {
 
 Flags flags_of(const ndarray& a) { return Flags{a.is_c_contiguous(), a.is_f_contiguous(), !a.base(), is_aligned(a)}; }
 
+// NumPy's ComplexWarning for casts that drop imaginary parts.
+void warn_complex_discarded() {
+  nb::object category = numpy().attr("exceptions").attr("ComplexWarning");
+  if (PyErr_WarnEx(category.ptr(), "Casting complex values to real discards the imaginary part", 1) < 0)
+    throw nb::python_error();
+}
+
 // CuPy's ndarray(shape, dtype=float, memptr=None, strides=None, order='C').
 void construct(ndarray* self, nb::handle shape, nb::handle dtype, nb::handle memptr, nb::handle strides,
                nb::handle order) {
   const Shape s = shape_from_py(shape);
-  const DType t = dtype_from_py(dtype);
+  const DType t = native_dtype_from_py(dtype);
   const Order o = order_from_py(order, Order::C) == Order::F ? Order::F : Order::C;
-  if (memptr.is_none()) {
-    if (!strides.is_none()) throw ValueError("memptr is required if strides is given.");
-    new (self) ndarray(empty(s, t, o));
-    return;
-  }
   std::optional<Strides> st;
   if (!strides.is_none()) st = nb::cast<Strides>(strides);
+  if (memptr.is_none()) {
+    ndarray a = empty(s, t, o);
+    if (!st) {
+      new (self) ndarray(std::move(a));
+      return;
+    }
+    // Strides without memory: the array's own elements' worth, which the strides must not leave.
+    try {
+      new (self) ndarray(s, t, a.memptr(), st, o);
+    } catch (const ValueError&) {
+      throw ValueError("ndarray() with strides " + nb::cast<std::string>(nb::str(strides)) +
+                       " and no memptr must stay within the " + std::to_string(a.nbytes()) +
+                       " bytes of its elements");
+    }
+    return;
+  }
   new (self) ndarray(s, t, nb::cast<const MemoryPointer&>(memptr), st, o);
 }
 
@@ -234,7 +252,7 @@ void bind_ndarray(nb::module_& m, ArrayClass& cls) {
       });
   bind_memory_pointer(m);
 
-  cls.def("__init__", &construct, nb::arg("shape"), nb::arg("dtype") = nb::none(),
+  cls.def("__init__", &construct, nb::arg("shape").none(), nb::arg("dtype") = nb::none(),
           nb::arg("memptr") = nb::none(), nb::arg("strides") = nb::none(), nb::arg("order").none() = "C");
   cls.def_prop_ro("shape", [](const ndarray& a) { return nb::tuple(nb::cast(a.shape())); })
       .def_prop_ro("strides", [](const ndarray& a) { return nb::tuple(nb::cast(a.strides())); })
@@ -264,7 +282,9 @@ void bind_ndarray(nb::module_& m, ArrayClass& cls) {
           [](nb::handle self, nb::handle dtype, nb::handle order, nb::handle casting, bool, bool copy) {
             const ndarray& a = nb::cast<const ndarray&>(self);
             Casting c = casting.is_none() ? Casting::unsafe : casting_from_py(casting);
-            ndarray r = a.astype(dtype_from_py(dtype), order_from_py(order, Order::K), c, copy);
+            const DType t = native_dtype_from_py(dtype);
+            ndarray r = a.astype(t, order_from_py(order, Order::K), c, copy);
+            if (is_complex(a.dtype()) && !is_complex(t) && t != bool_) warn_complex_discarded();
             // copy=False hands back the array itself when nothing had to change (NumPy).
             return r.buffer() == a.buffer() && r.strides() == a.strides() ? nb::borrow(self) : nb::cast(std::move(r));
           },
@@ -272,6 +292,14 @@ void bind_ndarray(nb::module_& m, ArrayClass& cls) {
           nb::arg("copy") = true)
       .def("copy", [](const ndarray& a, nb::handle order) { return a.copy(order_from_py(order, Order::C)); },
            nb::arg("order").none() = "C")
+      .def(
+          "tobytes",
+          [](const ndarray& a, nb::handle order) {
+            // NumPy's bytes of the elements in C (or F, or A: F for Fortran-ordered arrays) order.
+            nb::object o = order.is_none() ? nb::str("C") : nb::borrow(order);
+            return get_py(a, o, nb::none()).attr("tobytes")(o);
+          },
+          nb::arg("order").none() = "C")
       .def("__copy__", [](const ndarray& a) { return a.copy(Order::K); })
       .def("__deepcopy__", [](const ndarray& a, nb::handle) { return a.copy(Order::K); })
       .def("__array__",
@@ -282,6 +310,10 @@ void bind_ndarray(nb::module_& m, ArrayClass& cls) {
            })
       .def("__bool__",
            [](const ndarray& a) {
+             if (a.size() == 0)
+               throw ValueError(
+                   "The truth value of an empty array is ambiguous. Use `array.size > 0` to check that an array is "
+                   "not empty.");
              if (a.size() != 1)
                throw ValueError(
                    "The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()");
@@ -300,6 +332,19 @@ void bind_ndarray(nb::module_& m, ArrayClass& cls) {
         return nb::int_(scalar_to_py(a.item()));
       });
 
+  m.def(
+      "byte_bounds",
+      [](const ndarray& a) {
+        // NumPy's byte_bounds: the first byte an array's elements use and one past the last.
+        std::intptr_t lo = static_cast<std::intptr_t>(a.memptr().ptr()), hi = lo + a.itemsize();
+        if (a.size() == 0) hi = lo;
+        for (int i = 0; i < a.ndim() && a.size(); ++i) {
+          const std::intptr_t span = (a.shape()[i] - 1) * a.strides()[i];
+          (span < 0 ? lo : hi) += span;
+        }
+        return nb::make_tuple(lo, hi);
+      },
+      nb::arg("a"));
   m.def("asnumpy", [](nb::handle a) -> nb::object {
     if (nb::isinstance<ndarray>(a)) return to_numpy(nb::cast<const ndarray&>(a));
     return numpy().attr("asarray")(a);

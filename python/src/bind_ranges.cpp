@@ -1,6 +1,8 @@
 // Python bindings for the range creators: arange, linspace, logspace, eye, identity.
 #include <Python.h>
 
+#include <limits>
+
 #include "api/creation_ranges.h"
 #include "bindings.h"
 
@@ -30,6 +32,14 @@ bool is_array_bound(nb::handle obj) {
   if (nb::isinstance<ndarray>(obj)) return nb::cast<const ndarray&>(obj).ndim() > 0;
   if (is_python_scalar(obj)) return false;
   return nb::cast<int>(numpy().attr("ndim")(obj)) > 0;
+}
+
+// eye's k: any Python int (offsets beyond every row or column just leave the matrix empty).
+std::int64_t diagonal_from_py(nb::handle obj) {
+  int overflow = 0;
+  long long k = PyLong_AsLongLongAndOverflow(nb::int_(obj.attr("__index__")()).ptr(), &overflow);
+  if (overflow) return overflow > 0 ? std::numeric_limits<std::int64_t>::max() / 2 : std::numeric_limits<std::int64_t>::min() / 2;
+  return k;
 }
 
 [[noreturn]] void zero_division(const char* msg) {
@@ -104,10 +114,10 @@ void bind_ranges(nb::module_& m) {
         check_like(like);
         std::optional<std::int64_t> cols =
             mcols.is_none() ? std::nullopt : std::optional<std::int64_t>(count_from_py(mcols));
-        DType t = dtype.is_none() ? float64 : dtype_from_py(dtype);
+        DType t = native_dtype_from_py(dtype);
         Order o = order_from_py(order, Order::C);
         if (o != Order::C && o != Order::F) throw ValueError("only 'C' or 'F' order is permitted");
-        return eye(count_from_py(n), cols, count_from_py(k), t, o, device_from_py(device));
+        return eye(count_from_py(n), cols, diagonal_from_py(k), t, o, device_from_py(device));
       },
       nb::arg("N"), nb::arg("M") = nb::none(), nb::arg("k") = 0, nb::arg("dtype") = nb::none(),
       nb::arg("order").none() = "C", nb::kw_only(), nb::arg("device") = nb::none(), nb::arg("like") = nb::none());

@@ -39,6 +39,21 @@ DType dtype_from_py(nb::handle obj) {
   }
 }
 
+DType native_dtype_from_py(nb::handle obj) {
+  if (obj.is_valid() && !obj.is_none()) {
+    nb::object d = numpy().attr("dtype")(obj);
+    if (!nb::cast<bool>(d.attr("isnative")))
+      throw ValueError("copper arrays hold data in the machine's byte order; dtype('" +
+                       std::string(nb::str(d.attr("str")).c_str()) + "') has a non-native byte-order");
+  }
+  return dtype_from_py(obj);
+}
+
+std::optional<DType> optional_native_dtype(nb::handle obj) {
+  if (!obj.is_valid() || obj.is_none()) return std::nullopt;
+  return native_dtype_from_py(obj);
+}
+
 std::optional<DType> optional_dtype(nb::handle obj) {
   if (!obj.is_valid() || obj.is_none()) return std::nullopt;
   return dtype_from_py(obj);
@@ -202,7 +217,7 @@ ndarray host_array_from_py(nb::handle obj, std::optional<DType> dtype, Device de
 }
 
 ndarray layout_of_numpy(nb::handle np_array) {
-  const DType t = dtype_from_py(np_array.attr("dtype"));
+  const DType t = dtype_from_py(np_array.attr("dtype").attr("newbyteorder")("="));
   return ndarray(nullptr, t, nb::cast<Shape>(np_array.attr("shape")), nb::cast<Strides>(np_array.attr("strides")), 0);
 }
 
@@ -233,6 +248,7 @@ nb::object to_numpy(const ndarray& a) {
 }
 
 Shape shape_from_py(nb::handle obj) {
+  if (obj.is_none()) throw TypeError("Use () not None as shape arguments");
   if (PyLong_Check(obj.ptr()) || nb::hasattr(obj, "__index__")) {
     if (!nb::isinstance<nb::tuple>(obj) && !nb::isinstance<nb::list>(obj)) {
       return Shape{nb::cast<std::int64_t>(obj.attr("__index__")())};

@@ -14,6 +14,9 @@ namespace nb = nanobind;
 nb::handle numpy();                         // the imported numpy module
 DType dtype_from_py(nb::handle obj);        // anything numpy.dtype() accepts; TypeError otherwise
 std::optional<DType> optional_dtype(nb::handle obj);  // None -> nullopt
+// The dtype= of a function that makes an array: also ValueError for a non-native byte order.
+DType native_dtype_from_py(nb::handle obj);
+std::optional<DType> optional_native_dtype(nb::handle obj);
 nb::object dtype_to_py(DType t);            // a numpy.dtype object
 Device device_from_py(nb::handle obj);      // None -> default device; "cpu", "cuda:0", Device
 Casting casting_from_py(nb::handle obj);    // "same_kind", ...

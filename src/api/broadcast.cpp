@@ -143,11 +143,8 @@ void copyto(const ndarray& dst, const operand& src, Casting casting) {
 
 void copyto(const ndarray& dst, const operand& src, Casting casting, const operand& where) {
   if (!where.is_array()) {
-    const Scalar& w = where.scalar();
-    if (w.kind() != Kind::bool_)
-      throw TypeError("Cannot cast scalar from dtype('" + std::string(name(w.dtype())) +
-                      "') to dtype('bool') according to the rule 'safe'");
-    if (w.to_bool()) return copyto(dst, src, casting);
+    // A scalar mask is taken by its truth value, as NumPy does.
+    if (where.scalar().to_bool()) return copyto(dst, src, casting);
     if (src.is_array()) check_array_copy(dst, src.array(), casting);
     else check_scalar_copy(dst, src.scalar(), casting);
     return;

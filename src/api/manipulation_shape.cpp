@@ -162,8 +162,10 @@ ndarray flatten(const ndarray& a, Order order) {
   ndarray out = api::allocate(Shape{a.size()}, a.dtype(), a.device());
   if (a.size() == 0) return out;
   // Writing through a view of the output laid out in `order` puts the elements in that order
-  // (K: a's axes by decreasing |stride|, i.e. a's memory order).
-  ndarray target = out.view_as(a.dtype(), a.shape(), layout::strides_like(a, a.shape(), a.itemsize(), order), 0);
+  // (K: the order NumPy's iterator walks a in, its axes by decreasing |stride|).
+  const Strides strides = order == Order::K ? layout::keep_order_strides(a, a.itemsize())
+                                           : layout::strides_like(a, a.shape(), a.itemsize(), order);
+  ndarray target = out.view_as(a.dtype(), a.shape(), strides, 0);
   copyto(target, a, Casting::unsafe);
   return out;
 }

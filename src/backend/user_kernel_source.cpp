@@ -208,17 +208,9 @@ std::string call_signature(const UserKernelCode& code, const UserTypedefs& typed
   std::string s = std::to_string(code.id) + "|";
   for (const auto& [placeholder, t] : typedefs) s += placeholder + "=" + std::to_string(static_cast<int>(t)) + ",";
   for (const auto& a : args) {
-    // Appended piece by piece: g++ 12 warns (-Wrestrict) on `"|" + std::string` chains here.
-    s += '|';
-    s += std::to_string(static_cast<int>(a.kind));
-    s += std::to_string(static_cast<int>(a.dtype));
-    s += a.is_const ? 'c' : 'm';
-    s += a.ctype;
-    if (a.kind == UserArgKind::raw) {
-      s += ':';
-      s += std::to_string(a.view.shape.size());
-      s += c_contiguous(a.view) ? 'C' : 'S';
-    }
+    s += "|" + std::to_string(static_cast<int>(a.kind)) + std::to_string(static_cast<int>(a.dtype)) +
+         (a.is_const ? "c" : "m") + a.ctype;
+    if (a.kind == UserArgKind::raw) s += ":" + std::to_string(a.view.shape.size()) + (c_contiguous(a.view) ? "C" : "S");
   }
   return s;
 }

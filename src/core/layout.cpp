@@ -64,6 +64,40 @@ Strides strides_like(const ndarray& source, const Shape& shape, std::int64_t ite
   return compact_strides(shape, itemsize, order);
 }
 
+std::vector<int> keep_order_axes(const ndarray& a) {
+  // NumPy's stable insertion sort over the axes innermost first, smallest |stride| first.
+  const Strides& s = a.strides();
+  std::vector<int> perm(a.ndim());
+  for (int i = 0; i < a.ndim(); ++i) perm[i] = a.ndim() - 1 - i;
+  for (int i0 = 1; i0 < a.ndim(); ++i0) {
+    const int ax0 = perm[i0];
+    int pos = i0;
+    for (int i1 = i0 - 1; i1 >= 0; --i1) {
+      const int ax1 = perm[i1];
+      if (s[ax0] == 0 || s[ax1] == 0) continue;  // ambiguous: look further in
+      if (std::llabs(s[ax1]) <= std::llabs(s[ax0])) break;
+      pos = i1;
+    }
+    if (pos != i0) {
+      std::copy_backward(perm.begin() + pos, perm.begin() + i0, perm.begin() + i0 + 1);
+      perm[pos] = ax0;
+    }
+  }
+  std::reverse(perm.begin(), perm.end());
+  return perm;
+}
+
+Strides keep_order_strides(const ndarray& a, std::int64_t itemsize) {
+  const std::vector<int> axes = keep_order_axes(a);
+  Strides out(a.ndim());
+  std::int64_t step = itemsize;
+  for (auto it = axes.rbegin(); it != axes.rend(); ++it) {
+    out[*it] = step;
+    step *= std::max<std::int64_t>(a.shape()[*it], 1);
+  }
+  return out;
+}
+
 bool is_dense(const ndarray& a) {
   if (a.is_c_contiguous() || a.is_f_contiguous()) return true;
   std::vector<int> axes;

@@ -16,6 +16,13 @@ Strides compact_strides(const Shape& shape, std::int64_t itemsize, Order order);
 // contiguous that way; C when `shape` has another number of dimensions).
 Strides strides_like(const ndarray& source, const Shape& shape, std::int64_t itemsize, Order order);
 
+// The axes (outermost first) in which NumPy's iterator walks `a` for order K (ravel,
+// flatten): by decreasing |stride|, except that a zero (broadcast) stride compares with
+// nothing, so such axes keep their C-order place. Negative strides are walked as they are.
+std::vector<int> keep_order_axes(const ndarray& a);
+// Compact strides that lay out an array of a's shape in that walk's order.
+Strides keep_order_strides(const ndarray& a, std::int64_t itemsize);
+
 // Whether `a`'s elements fill [data, data + nbytes) exactly, with positive strides in some
 // axis order (C, F or any permutation): such an array can be copied as raw bytes.
 bool is_dense(const ndarray& a);

@@ -101,6 +101,31 @@ std::uintptr_t MemoryPointer::ptr() const {
 
 Device MemoryPointer::device() const { return mem ? mem->device() : cpu; }
 
+ndarray ndarray::view(DType t) const {
+  const std::int64_t old_size = itemsize(), new_size = copper::itemsize(t);
+  Shape shape = shape_;
+  Strides strides = strides_;
+  if (new_size != old_size) {
+    if (ndim() == 0)
+      throw ValueError("Changing the dtype of a 0d array is only supported if the itemsize is unchanged");
+    const int axis = ndim() - 1;
+    if (shape[axis] != 1 && size() != 0 && strides[axis] != old_size)
+      throw ValueError("To change to a dtype of a different size, the last axis must be contiguous");
+    if (new_size < old_size) {
+      if (old_size % new_size)
+        throw ValueError("When changing to a smaller dtype, its size must be a divisor of the size of original dtype");
+      shape[axis] *= old_size / new_size;
+    } else {
+      if ((shape[axis] * old_size) % new_size)
+        throw ValueError("When changing to a larger dtype, its size must be a divisor of the total size in bytes of "
+                         "the last axis of the array.");
+      shape[axis] = shape[axis] * old_size / new_size;
+    }
+    strides[axis] = new_size;
+  }
+  return view_as(t, std::move(shape), std::move(strides), offset_);
+}
+
 void ndarray::set_owner(std::shared_ptr<const ndarray> owner) {
   if (owner && owner->buffer() != buffer_) throw ValueError("set_owner: the owner must share this array's memory");
   base_ = std::move(owner);

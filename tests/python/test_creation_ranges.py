@@ -115,3 +115,37 @@ def test_eye_identity_defaults_and_errors(device):
     check(cp.identity(3, dtype=np.int8), np.identity(3, dtype=np.int8))
     with pytest.raises(ValueError, match="^negative dimensions are not allowed$"):
         cp.eye(-1)
+
+
+# ---------------------------------------------------------------- array bounds and axis
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+@pytest.mark.parametrize("endpoint", [True, False])
+@pytest.mark.parametrize("num", [0, 1, 5])
+def test_linspace_logspace_array_bounds(device, rng, axis, endpoint, num):
+    start = rng.uniform(-5, 5, (2, 3))
+    stop = rng.uniform(-5, 5, (3,))
+    for lo, hi in [(start, stop), (start.astype(np.float32), 2), (start.tolist(), stop.tolist()), (1.5, stop)]:
+        kw = dict(num=num, endpoint=endpoint, axis=axis)
+        want = np.linspace(lo, hi, **kw)
+        got = cp.linspace(cp.asarray(lo) if isinstance(lo, np.ndarray) else lo, hi, **kw)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_allclose(got.get(), want, rtol=1e-6)
+        y, step = cp.linspace(lo, hi, retstep=True, **kw)
+        want_y, want_step = np.linspace(lo, hi, retstep=True, **kw)
+        np.testing.assert_allclose(np.asarray(step.get() if isinstance(step, cp.ndarray) else step), want_step,
+                                   rtol=1e-6)
+        np.testing.assert_allclose(cp.logspace(lo, hi, **kw).get(), np.logspace(lo, hi, **kw), rtol=1e-5)
+    np.testing.assert_allclose(cp.linspace(start, stop, 4, dtype=np.int16, axis=1).get(),
+                               np.linspace(start, stop, 4, dtype=np.int16, axis=1))
+    base = np.array([2.0, 3.0, 10.0])
+    np.testing.assert_allclose(cp.logspace(start, stop, 4, base=base, axis=axis).get(),
+                               np.logspace(start, stop, 4, base=base, axis=axis), rtol=1e-6)
+
+
+def test_linspace_denormal_step(device):
+    import sys
+    want = np.linspace(0.0, sys.float_info.min, 10)
+    np.testing.assert_array_equal(cp.linspace(0.0, sys.float_info.min, 10).get(), want)
+    want = np.linspace(np.zeros(2), np.full(2, sys.float_info.min), 10)
+    np.testing.assert_array_equal(cp.linspace(np.zeros(2), np.full(2, sys.float_info.min), 10).get(), want)
