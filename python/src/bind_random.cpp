@@ -78,6 +78,14 @@ ndarray int_param_of(nb::handle v) {
   return array(&i, Shape{}, int64, default_device());
 }
 
+// An integer bound that may be given as a float: truncated toward zero, as NumPy's int().
+__int128 bound_int(nb::handle v) {
+  if (nb::hasattr(v, "__index__")) return wide_int(v);
+  nb::object i = nb::steal(PyNumber_Long(v.ptr()));
+  if (!i.is_valid()) throw nb::python_error();
+  return wide_int(i);
+}
+
 ndarray integers_any(Generator& g, nb::handle low, nb::handle high, nb::handle size, DType t, bool endpoint) {
   if (is_array_param(low) || is_array_param(high)) {
     std::optional<ndarray> hi;
@@ -85,11 +93,11 @@ ndarray integers_any(Generator& g, nb::handle low, nb::handle high, nb::handle s
     return g.integers(int_param_of(low), hi, opt_size(size), t, endpoint);
   }
   if (high.is_none()) {
-    const __int128 h = wide_int(low);
+    const __int128 h = bound_int(low);
     if (endpoint ? h < 0 : h <= 0) throw ValueError(endpoint ? "high < 0" : "high <= 0");
     return random::integers_wide(g, 0, h, endpoint, size_of(size), t);
   }
-  return random::integers_wide(g, wide_int(low), wide_int(high), endpoint, size_of(size), t);
+  return random::integers_wide(g, bound_int(low), bound_int(high), endpoint, size_of(size), t);
 }
 
 DType dtype_or(nb::handle dtype, DType fallback) { return dtype.is_none() ? fallback : dtype_from_py(dtype); }
@@ -140,6 +148,9 @@ void seed_legacy(RandomState& s, nb::handle seed) {
     s.seed_words(words);
     return;
   }
+  if (!seed.is_none() && !PyBool_Check(seed.ptr()) && nb::hasattr(seed, "dtype") &&
+      nb::cast<std::string>(seed.attr("dtype").attr("kind")) == "b")
+    throw ValueError("Seed array must be 1-d");  // NumPy reads a NumPy bool as a 0-d array
   if (!seed.is_none() && (PyFloat_Check(seed.ptr()) || PyComplex_Check(seed.ptr()) || !nb::hasattr(seed, "__index__")))
     throw TypeError("Cannot cast scalar from " + nb::cast<std::string>(nb::repr(numpy().attr("asarray")(seed).attr("dtype"))) +
                     " to dtype('int64') according to the rule 'safe'");

@@ -100,6 +100,7 @@ std::vector<std::int64_t> choose(Generator& g, std::int64_t n, const Shape& size
   const std::int64_t k = shape_size(size);
   if (n < 0 || (n == 0 && k > 0)) throw ValueError(m.nonpositive);
   if (p) check_probabilities(*p, n, m);
+  if (k == 0) return {};
   if (replace) {
     if (!p) {
       ndarray idx = g.integers(0, n, size);  // the integers kernel's stream; same everywhere

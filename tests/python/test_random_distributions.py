@@ -518,3 +518,21 @@ def test_generator_choice_permutation_axis(device):
     g.shuffle(a, axis=-1)
     assert np.array_equal(np.sort(a.get(), axis=-1), x)
     assert g.choice(x, (2, 2), axis=1).shape == (2, 2, 2, 4)
+
+
+def test_integer_bounds_given_as_floats_truncate_like_numpy(device):
+    """NumPy's randint/integers take float bounds and truncate them toward zero."""
+    assert cp.random.randint(-0.9, 1.1, size=3).get().tolist() == [0, 0, 0]
+    assert cp.random.randint(-1.1, -0.9, size=(2, 2)).get().tolist() == [[-1, -1], [-1, -1]]
+    x = rng(0).integers(-1.2, 3.4, 500).get()
+    assert x.min() == -1 and x.max() == 2
+    with pytest.raises(ValueError):
+        cp.random.randint(-0.2, 0.3)
+
+
+def test_empty_choice_of_empty_population(device):
+    rs = cp.random.RandomState(0)
+    assert rs.choice(np.array([]), size=0).shape == (0,)
+    assert rs.choice(0, size=0).shape == (0,)
+    with pytest.raises(ValueError, match="'a' cannot be empty unless no samples are taken"):
+        rs.choice(np.array([]), size=1)
