@@ -1,7 +1,7 @@
 // The distributions drawn by the stream samplers of ops/philox_samplers.h beyond gamma,
-// beta, binomial and poisson: NumPy's parameter checks (Generator's here; the legacy
-// variants that differ live in random_legacy_checks below), then one
-// Backend::random_params call on the default device.
+// beta, binomial and poisson: NumPy's parameter checks (Generator's; negative_binomial and
+// hypergeometric also RandomState's, which differ), then one Backend::random_params call
+// on the default device.
 #include <cmath>
 
 #include "api/random_internal.h"

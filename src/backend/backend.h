@@ -66,11 +66,12 @@ class Backend {
   // Random numbers: out[i] (out C-contiguous, C order) from the Philox counter stream
   // that p describes (ops/philox.h), the same bits on every backend.
   virtual void random(ops::philox::Kind kind, const ops::philox::RandomParams& p, const ArrayView& out) = 0;
-  // Random numbers with per-element parameters (ops/philox_samplers.h): params[0] and
-  // params[1] have out's shape (0 strides where broadcast; float64, or 64-bit integer bits
-  // for binomial's n and integers' low/high). Block kinds (uniform, normal, exponential:
-  // out float64; integers) follow random()'s block layout; stream kinds (gamma, beta,
-  // binomial, poisson) give element i its own counter stream; out has < 2^32 elements.
+  // Random numbers with per-element parameters (ops/philox_samplers.h): the params have
+  // out's shape (0 strides where broadcast; float64, or 64-bit integers where
+  // philox::param_is_int and for integers' low/high). Block kinds (uniform, normal,
+  // exponential: out float64; integers) take two and follow random()'s block layout;
+  // stream kinds (gamma and every later Kind) take philox::stream_param_count of them and
+  // give element i its own counter stream; out has < 2^32 elements.
   virtual void random_params(ops::philox::Kind kind, const ops::philox::RandomParams& p,
                              std::span<const ArrayView> params, const ArrayView& out) = 0;
   // out[i, ...] = src[rows[i], ...]: rows int64, C-contiguous, values in [0, src.shape[0])
