@@ -190,6 +190,9 @@ runtime = types.SimpleNamespace(
     deviceSynchronize=lambda: synchronize(),
 )
 
+# ``cupy.cuda.device``: the module CuPy keeps its Device class in.
+device = types.SimpleNamespace(Device=Device)
+
 # ``cupy.cuda.cufft``: the plan classes copper's FFT plan caches hold (copper.fft.config).
 cufft = types.SimpleNamespace(
     Plan1d=_core._fft.Plan1d,

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import copper as cp
+from conftest import ALL_DTYPES
 from fft_cases import assert_fft_close, fortran, numpy_input
 
 ND = ["fftn", "ifftn", "rfftn", "irfftn"]
@@ -55,6 +56,18 @@ def test_deprecation_warnings(device):
         cp.fft.fftn(x, s=(4, 4))
     with pytest.warns(DeprecationWarning, match="containing `None`"):
         cp.fft.fftn(x, s=(None, 4), axes=(0, 1))
+
+
+@pytest.mark.parametrize("name", ND + TWO_D)
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+def test_dtypes(device, rng, name, dtype):
+    x = numpy_input(rng, (4, 6), dtype)
+    if name in REAL_INPUT and np.dtype(dtype).kind == "c":
+        with pytest.raises(TypeError):
+            getattr(cp.fft, name)(cp.asarray(x))
+        return
+    check(name, x)  # irfftn of float16 is float32 over 2 axes (ifft first), float16 over one
+    check(name, x, axes=(1,))
 
 
 @pytest.mark.parametrize("name", ND)

@@ -135,3 +135,12 @@ def test_a_plan_is_built_once_per_layout(cache, rng):
         cp.fft.fft(x, axis=1)
         cp.fft.fft2(x)
     assert cache.get_misses() == misses + 1  # fft2 once, the rest hits
+
+
+def test_multi_gpu_settings_are_checked():
+    assert config.use_multi_gpus is False
+    with pytest.raises(ValueError, match="at least 2"):
+        config.set_cufft_gpus([0])
+    if cp.cuda.device_count() < 2:
+        with pytest.raises(ValueError, match="does not exist"):
+            config.set_cufft_gpus([0, 1])

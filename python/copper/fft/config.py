@@ -7,6 +7,7 @@ used plans go first when the count limit (default 16; 0 turns caching off) or th
 limit on work areas (-1: none) is reached. Work areas come from the memory pool per
 execution, so a cached plan holds no work-area memory; memsize counts what executions ask.
 """
+import contextvars
 import sys
 import types
 import warnings
@@ -130,15 +131,33 @@ def show_plan_cache_info():
         print(PlanCache(f"cuda:{i}")._c.info())
 
 
-# CuPy's multi-GPU FFT switches: copper transforms on the array's own device only.
-use_multi_gpus = False
+# CuPy's multi-GPU FFT switches (per context, as CuPy's). copper records them but runs
+# every transform on its array's own device: results are the same, on one GPU.
+_use_multi_gpus = contextvars.ContextVar("_use_multi_gpus", default=False)
+_devices = contextvars.ContextVar("_devices", default=None)
 
 
 def set_cufft_gpus(gpus):
-    raise NotImplementedError("copper.fft runs each transform on its array's device; multi-GPU cuFFT is not supported")
+    """Names the GPUs (a count, or a list of at least two device ids) for multi-GPU FFTs."""
+    gpus = list(range(gpus)) if isinstance(gpus, int) else [int(g) for g in gpus]
+    if len(gpus) < 2:
+        raise ValueError("Must use at least 2 GPUs.")
+    count = _core._cuda.device_count()
+    for g in gpus:
+        if not 0 <= g < count:
+            raise ValueError(f"GPU {g} does not exist (this process sees {count})")
+    _devices.set(tuple(gpus))
 
 
 class _Config(types.ModuleType):
+    @property
+    def use_multi_gpus(self):
+        return _use_multi_gpus.get()
+
+    @use_multi_gpus.setter
+    def use_multi_gpus(self, value):
+        _use_multi_gpus.set(bool(value))
+
     @property
     def enable_nd_planning(self):
         warnings.warn("enable_nd_planning is deprecated: copper transforms several axes with one "
