@@ -167,6 +167,12 @@ void CudaBackend::fft(const FftJob& job, const ArrayView& in_view, const ArrayVi
   PlanShape shape;
   shape.type = plan_type(job.kind, single);
   FftLayout layout = fft_layout(job, in, out);
+  if (layout.dims.size() == 1 && layout.dims[0].n == 1) {
+    // Length-1 transforms are copies (r2c: x + 0j, c2r: the real part); no plan needed.
+    if (!in_place) copy(in_view, out_view);
+    scale_view(*this, out_view, job.scale);
+    return;
+  }
   if (!fits(job, layout, in, out, &shape) || (job.kind == FftKind::c2r && !job.input_is_scratch)) {
     if (in_place) {
       out_copy = allocate(view_size(out) * itemsize(out.dtype));
