@@ -5,6 +5,7 @@
 #include "copper/device.hpp"
 #include "copper/dtype.hpp"
 #include "copper/errors.hpp"
+#include "copper/fft.hpp"
 #include "copper/format.hpp"
 #include "copper/kernels.hpp"
 #include "copper/linalg.hpp"

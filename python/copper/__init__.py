@@ -18,6 +18,7 @@ from copper import random  # noqa: F401  (numpy.random / cupy.random)
 from copper import linalg  # noqa: F401  (numpy.linalg / cupy.linalg)
 from copper import cuda  # noqa: F401  (streams, events, devices, memory pool: CuPy's cupy.cuda)
 from copper import profiler  # noqa: F401  (benchmark: CuPy's cupyx.profiler)
+from copper import fft  # noqa: F401  (numpy.fft / cupy.fft)
 from copper.cuda import get_default_memory_pool  # noqa: F401
 
 __version__ = "0.1.0"

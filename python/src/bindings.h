@@ -23,4 +23,5 @@ void bind_linalg_decomp(nb::module_& m);  // copper._core._linalg: numpy.linalg
 void bind_raw_kernels(nb::module_& m);  // RawKernel, RawModule
 
 void bind_user_kernels(nb::module_& m);  // ElementwiseKernel, ReductionKernel (both devices)
+void bind_fft(nb::module_& m);  // copper._core._fft: numpy.fft and the plan caches
 }  // namespace copper::python

@@ -9,6 +9,7 @@
 #include "copper/ndarray.hpp"
 #include "ops/catalogue.h"
 #include "ops/philox.h"
+#include "backend/fft_job.h"
 
 namespace copper::backend {
 
@@ -25,6 +26,7 @@ struct ArrayView {
 ArrayView view_of(const ndarray& a);
 
 class DenseSolver;  // dense_solver.h: numpy.linalg's factorizations
+class FftPlanCache;  // fft_plan_cache.h: the device's FFT plans
 
 class Backend {
  public:
@@ -90,6 +92,15 @@ class Backend {
   // LAPACK-style factorizations on this device (dense_solver.h); nullptr where the
   // backend has none.
   virtual DenseSolver* dense_solver() { return nullptr; }
+
+  // FFTs (fft_job.h): in and out have the same batch shape (the leading axes); over the
+  // last job.rank axes c2c maps complex n to complex n, r2c real n to complex n/2+1 along
+  // the last axis, c2r complex n/2+1 to real n (n: the output's length). float32 /
+  // complex64 transform in single precision, float64 / complex128 in double. Any strides;
+  // out overlaps in only when it is the very same view (an in-place c2c transform).
+  virtual void fft(const FftJob& job, const ArrayView& in, const ArrayView& out) = 0;
+  // The device's plan cache (made on first use).
+  virtual FftPlanCache& fft_plan_cache() = 0;
 };
 
 // The backend that runs work for `device`; throws RuntimeError if it is unavailable.

@@ -34,6 +34,9 @@ class CpuBackend final : public backend::Backend {
   void take_rows(const ArrayView& src, const ArrayView& rows, const ArrayView& out) override;
   // cpu_dense_solver.cpp (LAPACK loaded at run time)
   DenseSolver* dense_solver() override;
+  // cpu_fft.cpp (FFTW loaded at run time)
+  void fft(const FftJob& job, const ArrayView& in, const ArrayView& out) override;
+  FftPlanCache& fft_plan_cache() override;
 };
 
 }  // namespace copper::backend::cpu

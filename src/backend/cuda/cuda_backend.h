@@ -36,6 +36,9 @@ class CudaBackend final : public backend::Backend {
 
   // cuda_dense_solver.cpp (cuSOLVER loaded at run time)
   DenseSolver* dense_solver() override;
+  // cuda_fft.cpp (cuFFT loaded at run time)
+  void fft(const FftJob& job, const ArrayView& in, const ArrayView& out) override;
+  FftPlanCache& fft_plan_cache() override;
 
   void synchronize() override;
 
