@@ -17,3 +17,4 @@
 #include "copper/runtime.hpp"
 #include "copper/scalar.hpp"
 #include "copper/ufuncs.hpp"
+#include "copper/sorting.hpp"

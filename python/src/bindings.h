@@ -23,4 +23,5 @@ void bind_linalg_decomp(nb::module_& m);  // copper._core._linalg: numpy.linalg
 void bind_raw_kernels(nb::module_& m);  // RawKernel, RawModule
 
 void bind_user_kernels(nb::module_& m);  // ElementwiseKernel, ReductionKernel (both devices)
+void bind_sorting(nb::module_& m, ArrayClass& cls);  // sort, argsort, unique, searchsorted, sets
 }  // namespace copper::python
