@@ -18,3 +18,4 @@
 #include "copper/runtime.hpp"
 #include "copper/scalar.hpp"
 #include "copper/ufuncs.hpp"
+#include "copper/sorting.hpp"

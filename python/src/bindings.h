@@ -24,4 +24,5 @@ void bind_raw_kernels(nb::module_& m);  // RawKernel, RawModule
 
 void bind_user_kernels(nb::module_& m);  // ElementwiseKernel, ReductionKernel (both devices)
 void bind_fft(nb::module_& m);  // copper._core._fft: numpy.fft and the plan caches
+void bind_sorting(nb::module_& m, ArrayClass& cls);  // sort, argsort, unique, searchsorted, sets
 }  // namespace copper::python
