@@ -6,6 +6,7 @@
 #include "copper/dtype.hpp"
 #include "copper/errors.hpp"
 #include "copper/format.hpp"
+#include "copper/indexing.hpp"
 #include "copper/kernels.hpp"
 #include "copper/linalg.hpp"
 #include "copper/manipulation.hpp"
