@@ -19,5 +19,8 @@ from copper import linalg  # noqa: F401  (numpy.linalg / cupy.linalg)
 from copper import cuda  # noqa: F401  (streams, events, devices, memory pool: CuPy's cupy.cuda)
 from copper import profiler  # noqa: F401  (benchmark: CuPy's cupyx.profiler)
 from copper.cuda import get_default_memory_pool  # noqa: F401
+from copper._flatiter import flatiter  # noqa: F401  (ndarray.flat)
+
+ndarray.flat = property(flatiter, doc="A flat iterator over the array in C order (CuPy's flatiter).")
 
 __version__ = "0.1.0"

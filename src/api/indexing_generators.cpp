@@ -83,7 +83,7 @@ ndarray ravel_multi_index(const std::vector<ndarray>& multi_index, const Shape& 
   std::int64_t stride = 1;
   for (int k = 0; k < nd; ++k) {
     const int d = order == Order::C ? nd - 1 - k : k;
-    if (!is_integer(coords[d].dtype())) throw TypeError("only int indices permitted");
+    if (!is_integer(coords[d].dtype()) && coords[d].dtype() != bool_) throw TypeError("only int indices permitted");
     ndarray c = int64_index(coords[d]);
     const IndexMode mode = modes.size() == 1 ? modes[0] : modes[d];
     if (mode == IndexMode::raise) {
@@ -102,8 +102,8 @@ ndarray ravel_multi_index(const std::vector<ndarray>& multi_index, const Shape& 
 }
 
 std::vector<ndarray> diag_indices(std::int64_t n, int ndim, Device device) {
-  ndarray idx = arange(n, int64, device);
-  return std::vector<ndarray>(ndim, idx);
+  ndarray idx = arange(std::max<std::int64_t>(n, 0), int64, device);
+  return std::vector<ndarray>(static_cast<std::size_t>(std::max(ndim, 0)), idx);  // NumPy: (idx,) * ndim
 }
 
 std::vector<ndarray> diag_indices_from(const ndarray& arr) {
