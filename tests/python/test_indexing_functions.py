@@ -280,3 +280,25 @@ def test_ufunc_at_forms(device, rng):
         _core._ufunc_at("add", c, [0, 5], 1)
         c.get()
     check(c, n)
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+def test_r_c_s(device, rng, dtype):
+    a, b = random_array(rng, (3, 4), dtype), random_array(rng, (2, 4), dtype)
+    v, w = random_array(rng, (3,), dtype), random_array(rng, (3, 2), dtype)
+    ca, cb, cv, cw = (cp.asarray(x) for x in (a, b, v, w))
+    check(cp.r_[ca, cb], np.r_[a, b])
+    check(cp.r_[cv, 0, 1, cv], np.r_[v, 0, 1, v])
+    check(cp.r_[cv, [1, 0]], np.r_[v, [1, 0]])
+    check(cp.c_[cv, cw, cv], np.c_[v, w, v])
+    check(cp.c_[cb.T, cb.T], np.c_[b.T, b.T])
+    check(cp.r_[0, 0.5, -1, 0.3], np.r_[0, 0.5, -1, 0.3])
+    assert cp.r_[ca, cb].device == ca.device
+    with pytest.raises(ValueError):
+        cp.r_[ca, cw]
+    with pytest.raises(NotImplementedError):  # ranges and string directives, as CuPy
+        cp.r_[0:3]
+    with pytest.raises(NotImplementedError):
+        cp.r_["0,2", [1, 2, 3], [4, 5, 6]]
+    assert cp.s_[1:2, ::3] == np.s_[1:2, ::3] and cp.s_[2] == 2
+    assert cp.index_exp[2] == (2,) and cp.index_exp[1, ...] == (1, Ellipsis)
