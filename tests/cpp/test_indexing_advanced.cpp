@@ -3,6 +3,8 @@
 // out-of-bounds errors (raised at the call on the CPU, at the next host read on a GPU).
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "copper/copper.hpp"
 #include "device_param.h"
 
@@ -101,6 +103,8 @@ TEST_P(AdvancedIndexing, Functions) {
   auto u = unravel_index(ints({7}), {3, 4});
   EXPECT_EQ(u[0].to_vector<std::int64_t>(), (I64{1}));
   EXPECT_EQ(u[1].to_vector<std::int64_t>(), (I64{3}));
+  EXPECT_EQ(ravel_multi_index({ints({1, 2}), ints({3, 0})}, {3, 4}).to_vector<std::int64_t>(), (I64{7, 8}));
+  EXPECT_THROW(ravel_multi_index({ints({0}), ints({0})}, {std::numeric_limits<std::int64_t>::max(), 4}), ValueError);
 }
 
 TEST_P(AdvancedIndexing, UfuncAt) {

@@ -198,6 +198,9 @@ def test_generators(device):
         cp.unravel_index(cp.asarray(np.array([60])), (3, 4, 5))
     with pytest.raises(ValueError, match="^invalid entry in coordinates array$"):
         cp.ravel_multi_index(([3], [0]), (3, 4))
+    with pytest.raises(ValueError, match="^invalid dims: array size defined by dims is larger"):
+        cp.ravel_multi_index((cp.arange(4), cp.arange(4)), (np.iinfo(np.int64).max, 4))
+    check(cp.ravel_multi_index((), ()), np.ravel_multi_index((), ()))
     check_tuple(cp.diag_indices(4, 3), np.diag_indices(4, 3))
     check_tuple(cp.diag_indices_from(cp.zeros((3, 3))), np.diag_indices_from(np.zeros((3, 3))))
     for k in [-2, 0, 1, 3]:
