@@ -7,6 +7,7 @@
 #include "copper/errors.hpp"
 #include "copper/fft.hpp"
 #include "copper/format.hpp"
+#include "copper/indexing.hpp"
 #include "copper/kernels.hpp"
 #include "copper/linalg.hpp"
 #include "copper/manipulation.hpp"

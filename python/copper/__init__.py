@@ -21,5 +21,9 @@ from copper import cuda  # noqa: F401  (streams, events, devices, memory pool: C
 from copper import profiler  # noqa: F401  (benchmark: CuPy's cupyx.profiler)
 from copper import fft  # noqa: F401  (numpy.fft / cupy.fft)
 from copper.cuda import get_default_memory_pool  # noqa: F401
+from copper._flatiter import flatiter  # noqa: F401  (ndarray.flat)
+from copper._index_tricks import r_, c_, s_, index_exp  # noqa: F401
+
+ndarray.flat = property(flatiter, doc="A flat iterator over the array in C order (CuPy's flatiter).")
 
 __version__ = "0.1.0"

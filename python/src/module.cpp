@@ -24,4 +24,5 @@ NB_MODULE(_core, m) {
   bind_user_kernels(m);
   bind_fft(m);
   bind_sorting(m, cls);
+  bind_indexing_functions(m, cls);
 }

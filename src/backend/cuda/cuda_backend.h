@@ -31,6 +31,15 @@ class CudaBackend final : public backend::Backend {
                      const ArrayView& out) override;
   void take_rows(const ArrayView& src, const ArrayView& rows, const ArrayView& out) override;
 
+  // cuda_indexing_gather.cpp, cuda_indexing_scatter.cpp, cuda_indexing_apply.cpp, cuda_indexing_compact.cpp (errors: cuda_index_errors.h)
+  void gather(const ArrayView& src, const IndexArrays& index, const ArrayView& out) override;
+  void scatter(const ArrayView& dst, const IndexArrays& index, const ArrayView& values, bool unique_targets) override;
+  void scatter_apply(ops::UfuncId op, DType loop, const ArrayView& dst, const IndexArrays& index,
+                     const ArrayView* values) override;
+  Selection select_count(const ArrayView& flags) override;
+  void select_values(const ArrayView& flags, const Selection& sel, const ArrayView& src, const ArrayView& out) override;
+  void select_coordinates(const ArrayView& flags, const Selection& sel, const ArrayView& out) override;
+
   // cuda_matmul.cpp (cuBLAS loaded at run time; a generated kernel for integers and bool)
   void matmul(const ArrayView& a, const ArrayView& b, const ArrayView& out) override;
 
