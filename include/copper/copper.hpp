@@ -17,3 +17,6 @@
 #include "copper/runtime.hpp"
 #include "copper/scalar.hpp"
 #include "copper/ufuncs.hpp"
+// Interoperability: DLPack, foreign memory, stream hand-off; the array API standard's names.
+#include "copper/array_api.hpp"
+#include "copper/interop.hpp"
