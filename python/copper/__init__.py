@@ -19,7 +19,7 @@ from copper import linalg  # noqa: F401  (numpy.linalg / cupy.linalg)
 from copper import cuda  # noqa: F401  (streams, events, devices, memory pool: CuPy's cupy.cuda)
 from copper import profiler  # noqa: F401  (benchmark: CuPy's cupyx.profiler)
 from copper.cuda import get_default_memory_pool  # noqa: F401
-from copper._dlpack import from_dlpack  # noqa: F401  (DLPack consumer; __dlpack__ is on ndarray)
+from copper._dlpack import from_dlpack, fromDlpack  # noqa: F401  (DLPack consumer; __dlpack__ is on ndarray)
 from copper._numpy_dispatch import get_array_module  # noqa: F401  (and NumPy's __array_ufunc__/__array_function__)
 from copper._array_api import *  # noqa: F401,F403  (the array API standard: copper is its own namespace)
 from copper import _serialization  # noqa: F401  (pickling for Dask's distributed workers; Dask tokens)

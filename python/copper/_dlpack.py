@@ -84,3 +84,13 @@ def from_dlpack(x, /, *, device=None, copy=None):
     if copy and not full:
         return out.copy()
     return out
+
+
+def fromDlpack(dltensor):
+    """CuPy's deprecated spelling: from_dlpack of a capsule (ndarray.toDlpack's)."""
+    import warnings
+
+    import numpy as np
+    warnings.warn("fromDlpack is deprecated; use copper.from_dlpack", np.exceptions.VisibleDeprecationWarning,
+                  stacklevel=2)
+    return from_dlpack(dltensor)

@@ -229,3 +229,10 @@ def test_legacy_cupy_spelling(device):
     x = cp.arange(3)
     y = cp.from_dlpack(x.toDlpack())
     assert y.data_ptr == x.data_ptr
+
+
+def test_cupy_legacy_from_dlpack_warns(device):
+    x = cp.arange(3)
+    with pytest.warns(np.exceptions.VisibleDeprecationWarning):
+        y = cp.fromDlpack(x.toDlpack())
+    assert y.data_ptr == x.data_ptr
