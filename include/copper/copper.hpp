@@ -20,3 +20,6 @@
 #include "copper/scalar.hpp"
 #include "copper/ufuncs.hpp"
 #include "copper/sorting.hpp"
+// Interoperability: DLPack, foreign memory, stream hand-off; the array API standard's names.
+#include "copper/array_api.hpp"
+#include "copper/interop.hpp"

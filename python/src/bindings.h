@@ -28,4 +28,6 @@ void bind_user_kernels(nb::module_& m);  // ElementwiseKernel, ReductionKernel (
 void bind_fft(nb::module_& m);  // copper._core._fft: numpy.fft and the plan caches
 void bind_sorting(nb::module_& m, ArrayClass& cls);  // sort, argsort, unique, searchsorted, sets
 void bind_indexing_functions(nb::module_& m, ArrayClass& cls);  // take, put, nonzero, ix_, ...
+void bind_interop(nb::module_& m, ArrayClass& cls);  // __dlpack__, __cuda_array_interface__, DLPack import
+void bind_array_api(nb::module_& m);  // cumulative_sum, vecdot, unstack, diff, meshgrid, ... (array API names)
 }  // namespace copper::python

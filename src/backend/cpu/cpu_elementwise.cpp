@@ -17,6 +17,7 @@ const LoopTable& loop_table() {
     add_rounding_loops(t);
     add_comparison_loops(t);
     add_bitwise_loops(t);
+    add_floating_loops(t);
     return t;
   }();
   return table;

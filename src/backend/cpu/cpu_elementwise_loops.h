@@ -28,6 +28,7 @@ void add_trig_loops(LoopTable& table);
 void add_rounding_loops(LoopTable& table);
 void add_comparison_loops(LoopTable& table);
 void add_bitwise_loops(LoopTable& table);
+void add_floating_loops(LoopTable& table);  // signbit, copysign, nextafter, logaddexp(2)
 
 namespace loops {
 
