@@ -80,6 +80,19 @@ bool nested(const FftJob& job, const FftLayout& l, bool input, long long* embed,
   return true;
 }
 
+// cuFFT reads the real side of an R2C/C2R transform in pairs: every execution's start
+// there (the base and each looped-over batch offset) must be aligned to two elements, or
+// cufftExec fails with CUFFT_INVALID_VALUE (D2Z along a middle axis, seen on an H100).
+bool real_side_aligned(const FftJob& job, const FftLayout& l, const ArrayView& in, const ArrayView& out) {
+  if (job.kind == FftKind::c2c) return true;
+  const bool input = job.kind == FftKind::r2c;
+  const ArrayView& v = input ? in : out;
+  if (reinterpret_cast<std::uintptr_t>(v.data) % (2 * static_cast<std::uintptr_t>(itemsize(v.dtype)))) return false;
+  for (std::size_t d = 0; d + 1 < l.batch.size(); ++d)
+    if ((input ? l.batch[d].in_stride : l.batch[d].out_stride) % 2) return false;
+  return true;
+}
+
 // Whether cuFFT can run the layout as it is: nested transform strides in both views,
 // positive batch strides, few enough outer batch combinations to loop over.
 bool fits(const FftJob& job, const FftLayout& l, const ArrayView& in, const ArrayView& out, PlanShape* p) {
@@ -90,6 +103,7 @@ bool fits(const FftJob& job, const FftLayout& l, const ArrayView& in, const Arra
   if (reinterpret_cast<std::uintptr_t>(in.data) % static_cast<std::uintptr_t>(itemsize(in.dtype)) ||
       reinterpret_cast<std::uintptr_t>(out.data) % static_cast<std::uintptr_t>(itemsize(out.dtype)))
     return false;
+  if (!real_side_aligned(job, l, in, out)) return false;
   p->rank = static_cast<int>(l.dims.size());
   for (int j = 0; j < p->rank; ++j) p->n[j] = l.dims[j].n;
   if (!l.batch.empty()) {
