@@ -3,6 +3,7 @@
 #include <Python.h>
 
 #include "bindings.h"
+#include "interop.h"
 
 namespace copper::python {
 
@@ -103,6 +104,12 @@ nb::object convert(nb::handle obj, nb::handle dtype, nb::handle copy, Order orde
     const ndarray& a = nb::cast<const ndarray&>(obj);
     return same_or_new(obj, array(a, optional_native_dtype(dtype), c, order, ndmin, optional_device(device)));
   }
+  // Other libraries' GPU arrays come in without a copy (python/src/interop_import.cpp), then
+  // follow the rules for copper arrays.
+  std::optional<ndarray> imported = from_cuda_array_interface(obj);
+  if (!imported && is_gpu_dlpack_producer(obj)) imported = from_dlpack_object(obj);
+  if (imported)
+    return nb::cast(array(*imported, optional_native_dtype(dtype), c, order, ndmin, optional_device(device)));
   if (c == false)
     throw ValueError("Unable to avoid copy while creating an array as requested: the data is in host memory");
   if (auto stacked = stacked_arrays(obj, device_from_py(device)))  // sequences of copper arrays

@@ -2,6 +2,8 @@
 
 #include <Python.h>
 
+#include "interop.h"
+
 #include <cstring>
 
 #include "core/layout.h"
@@ -148,6 +150,9 @@ nb::object scalar_to_py(const Scalar& s) {
 
 ndarray array_from_py(nb::handle obj, std::optional<DType> dtype, Device device) {
   if (nb::isinstance<ndarray>(obj)) return asarray(nb::cast<const ndarray&>(obj), dtype, device);
+  // Other libraries' GPU arrays come in without a copy (python/src/interop_import.cpp).
+  if (auto imported = from_cuda_array_interface(obj)) return asarray(*imported, dtype, device);
+  if (is_gpu_dlpack_producer(obj)) return asarray(from_dlpack_object(obj), dtype, device);
   return host_array_from_py(obj, dtype, device, Order::C, 0, std::nullopt, false);
 }
 

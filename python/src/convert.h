@@ -47,6 +47,9 @@ ndarray host_array_from_py(nb::handle obj, std::optional<DType> dtype, Device de
 // A copper array with a NumPy array's shape, dtype and strides but no memory: the layout
 // source for empty_like and friends given a host prototype.
 ndarray layout_of_numpy(nb::handle np_array);
+// Whether `a`, made by array_from_py(obj, ...), uses obj's memory rather than a copy of it
+// (a copper array, or another library's GPU array imported without a copy).
+bool shares_memory_with_source(nb::handle obj, const ndarray& a);
 nb::object to_numpy(const ndarray& a);
 Shape shape_from_py(nb::handle obj);        // int or sequence of ints
 std::optional<std::vector<int>> axes_from_py(nb::handle obj);  // None, int, or tuple
