@@ -6,6 +6,7 @@
 #include "copper/dtype.hpp"
 #include "copper/errors.hpp"
 #include "copper/format.hpp"
+#include "copper/histograms.hpp"
 #include "copper/kernels.hpp"
 #include "copper/linalg.hpp"
 #include "copper/manipulation.hpp"
@@ -16,4 +17,5 @@
 #include "copper/reductions.hpp"
 #include "copper/runtime.hpp"
 #include "copper/scalar.hpp"
+#include "copper/statistics.hpp"
 #include "copper/ufuncs.hpp"

@@ -23,4 +23,6 @@ void bind_linalg_decomp(nb::module_& m);  // copper._core._linalg: numpy.linalg
 void bind_raw_kernels(nb::module_& m);  // RawKernel, RawModule
 
 void bind_user_kernels(nb::module_& m);  // ElementwiseKernel, ReductionKernel (both devices)
+void bind_statistics(nb::module_& m);  // average, cov, corrcoef, median, quantile, ...
+void bind_histograms(nb::module_& m);  // bincount, histogram, histogram2d, histogramdd
 }  // namespace copper::python

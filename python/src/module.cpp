@@ -22,4 +22,6 @@ NB_MODULE(_core, m) {
   bind_linalg_decomp(m);
   bind_raw_kernels(m);
   bind_user_kernels(m);
+  bind_statistics(m);
+  bind_histograms(m);
 }

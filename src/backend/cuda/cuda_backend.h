@@ -30,6 +30,8 @@ class CudaBackend final : public backend::Backend {
   void random_params(ops::philox::Kind kind, const ops::philox::RandomParams& p, std::span<const ArrayView> params,
                      const ArrayView& out) override;
   void take_rows(const ArrayView& src, const ArrayView& rows, const ArrayView& out) override;
+  // cuda_histogram.cpp
+  void histogram(std::span<const HistogramAxis> axes, const ArrayView* weights, const ArrayView& out) override;
 
   // cuda_matmul.cpp (cuBLAS loaded at run time; a generated kernel for integers and bool)
   void matmul(const ArrayView& a, const ArrayView& b, const ArrayView& out) override;

@@ -21,6 +21,7 @@ enum KernelFamily : unsigned {
   kFamilyIntegerMatmul = 48,
   kFamilyUserElementwise = 56,  // cuda_user_kernel.cpp (ElementwiseKernel)
   kFamilyUserReduction = 57,    // cuda_user_kernel_reduce.cpp (ReductionKernel)
+  kFamilyHistogram = 80,        // cuda_histogram.cpp (bincount, histogram, histogramdd)
 };
 
 }  // namespace copper::backend::cuda
