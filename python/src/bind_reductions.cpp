@@ -1,6 +1,8 @@
 // Python bindings for reductions, statistics and scans: module functions with
 // NumPy's signatures and the matching ndarray methods. Results are copper arrays
 // (0-d for full reductions, as CuPy's), except count_nonzero(axis=None) -> int.
+#include <Python.h>
+
 #include "bindings.h"
 #include "reduction_args.h"
 
@@ -60,11 +62,22 @@ void def_without_dtype(nb::module_& m, ArrayClass* cls, const char* name, Reduce
 }
 
 // ddof, or NumPy 2's correction (its array API name): one or the other, never both.
+// Integral floats (the array API's correction=1.0) count as the integer they hold.
+int whole_number(nb::handle v) {
+  if (PyFloat_Check(v.ptr())) {
+    const double d = PyFloat_AsDouble(v.ptr());
+    if (d != static_cast<double>(static_cast<int>(d)))
+      throw NotImplementedError("copper: ddof/correction must be a whole number");
+    return static_cast<int>(d);
+  }
+  return index_from_py(v);
+}
+
 int ddof_arg(nb::handle ddof, nb::handle correction) {
-  if (correction.is_none()) return ddof.is_none() ? 0 : index_from_py(ddof);
-  if (!ddof.is_none() && index_from_py(ddof) != 0)
+  if (correction.is_none()) return ddof.is_none() ? 0 : whole_number(ddof);
+  if (!ddof.is_none() && whole_number(ddof) != 0)
     throw ValueError("ddof and correction can't be provided simultaneously.");
-  return index_from_py(correction);
+  return whole_number(correction);
 }
 
 // var-like: (a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None)
