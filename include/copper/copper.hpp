@@ -19,3 +19,4 @@
 #include "copper/scalar.hpp"
 #include "copper/statistics.hpp"
 #include "copper/ufuncs.hpp"
+#include "copper/sorting.hpp"

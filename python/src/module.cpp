@@ -24,4 +24,5 @@ NB_MODULE(_core, m) {
   bind_user_kernels(m);
   bind_statistics(m);
   bind_histograms(m);
+  bind_sorting(m, cls);
 }

@@ -105,6 +105,24 @@ class Backend {
   // bool is OR of ANDs, integers wrap, float16 accumulates in float32; k == 0 writes 0.
   virtual void matmul(const ArrayView& a, const ArrayView& b, const ArrayView& out) = 0;
 
+  // Sorting and searching (cpu_sort*.cpp, cuda_sort*.cpp), in NumPy's order of every
+  // dtype (ops/sort_keys.h: NaNs last, complex lexicographic, -0.0 == +0.0).
+  // sort_rows sorts each row of `in` (2-d (rows, n), C-contiguous). values (same shape
+  // and dtype, C-contiguous, may be `in` itself) gets the sorted elements: equal elements
+  // in any order, -0.0 before +0.0. indices (int64, C-contiguous) gets each element's
+  // position in its row, stable (equal elements in index order). Either may be null.
+  virtual void sort_rows(const ArrayView& in, const ArrayView* values, const ArrayView* indices) = 0;
+  // Stable argsort of each row by several keys (each (rows, n), C-contiguous, any
+  // dtypes); the last key decides first. indices: int64 (rows, n), C-contiguous.
+  virtual void lexsort_rows(std::span<const ArrayView> keys, const ArrayView& indices) = 0;
+  // out[i] = where queries[i] goes in the ascending 1-d `sorted`: before the first equal
+  // element (left) or after the last (right). sorted, queries and out (int64, queries'
+  // shape) are C-contiguous; sorted and queries share one dtype.
+  virtual void searchsorted(const ArrayView& sorted, const ArrayView& queries, bool right, const ArrayView& out) = 0;
+  // The positions of the true elements of the 1-d C-contiguous bool `flags`, ascending,
+  // into out (int64, flags' length at least); returns how many (one host read on a GPU).
+  virtual std::int64_t flag_positions(const ArrayView& flags, const ArrayView& out) = 0;
+
   virtual void synchronize() = 0;
 
   // LAPACK-style factorizations on this device (dense_solver.h); nullptr where the

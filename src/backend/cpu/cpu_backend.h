@@ -34,6 +34,11 @@ class CpuBackend final : public backend::Backend {
   void take_rows(const ArrayView& src, const ArrayView& rows, const ArrayView& out) override;
   // cpu_histogram.cpp
   void histogram(std::span<const HistogramAxis> axes, const ArrayView* weights, const ArrayView& out) override;
+  // cpu_sort.cpp (vqsort or std::sort), cpu_search.cpp
+  void sort_rows(const ArrayView& in, const ArrayView* values, const ArrayView* indices) override;
+  void lexsort_rows(std::span<const ArrayView> keys, const ArrayView& indices) override;
+  void searchsorted(const ArrayView& sorted, const ArrayView& queries, bool right, const ArrayView& out) override;
+  std::int64_t flag_positions(const ArrayView& flags, const ArrayView& out) override;
   // cpu_dense_solver.cpp (LAPACK loaded at run time)
   DenseSolver* dense_solver() override;
 };
