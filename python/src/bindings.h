@@ -25,5 +25,6 @@ void bind_raw_kernels(nb::module_& m);  // RawKernel, RawModule
 void bind_user_kernels(nb::module_& m);  // ElementwiseKernel, ReductionKernel (both devices)
 void bind_statistics(nb::module_& m);  // average, cov, corrcoef, median, quantile, ...
 void bind_histograms(nb::module_& m);  // bincount, histogram, histogram2d, histogramdd
+void bind_order_statistics(nb::module_& m);  // median, quantile, percentile and nan forms
 void bind_sorting(nb::module_& m, ArrayClass& cls);  // sort, argsort, unique, searchsorted, sets
 }  // namespace copper::python

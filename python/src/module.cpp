@@ -24,5 +24,6 @@ NB_MODULE(_core, m) {
   bind_user_kernels(m);
   bind_statistics(m);
   bind_histograms(m);
+  bind_order_statistics(m);
   bind_sorting(m, cls);
 }

@@ -9,9 +9,10 @@
 #include <numbers>
 
 #include "api/histogram_support.h"
+#include "copper/creation.hpp"
 #include "copper/histograms.hpp"
 #include "copper/reductions.hpp"
-#include "copper/statistics.hpp"  // nanstd
+#include "copper/statistics.hpp"
 #include "copper/ufuncs.hpp"
 
 namespace copper::api {
@@ -75,9 +76,11 @@ double doane_width(const Sample& s) {
   return ptp_of(s) / (1.0 + std::log2(n) + std::log2(1.0 + std::abs(g1) / sg1));
 }
 
-double fd_width(const Sample&) {
-  // The interquartile range needs percentiles, which need the sort primitive.
-  throw NotImplementedError("histogram bins 'fd' and 'auto' need percentile, which copper does not have yet");
+double fd_width(const Sample& s) {
+  ndarray q = array(std::vector<double>{75, 25}, std::nullopt, s.x.device());
+  ndarray p = s.masked ? nanpercentile(s.x, q) : percentile(s.x, q);
+  const std::vector<double> v = p.astype(float64).to_vector<double>();  // one host read
+  return 2.0 * (v[0] - v[1]) * std::pow(static_cast<double>(s.n), -1.0 / 3.0);
 }
 
 double stone_width(const Sample& s, const Scalar& first, const Scalar& last) {

@@ -72,6 +72,24 @@ TEST_P(Statistics, Average) {
   EXPECT_EQ(average(i).dtype(), float64);
 }
 
+TEST_P(Statistics, MedianQuantile) {
+  // [[3, 1, 4, 1], [5, nan, 2, 6]]
+  auto a = array(std::vector<double>{3, 1, 4, 1, 5, nan, 2, 6}, Shape{2, 4}, device());
+  expect_near(median(a, 1).to_vector<double>(), {2, nan});
+  expect_near(nanmedian(a, 1).to_vector<double>(), {2, 5});
+  auto row = a[Index{0}];
+  expect_near(quantile(row, Scalar(0.5)).to_vector<double>(), {2});
+  expect_near(percentile(row, Scalar(25.0)).to_vector<double>(), {1});
+  QuantileOptions lower;
+  lower.method = QuantileMethod::lower;
+  expect_near(quantile(row, Scalar(0.7), {}, lower).to_vector<double>(), {3});
+  expect_near(nanquantile(a, Scalar(1.0), 1).to_vector<double>(), {4, 6});
+  auto q = array(std::vector<double>{0, 100}, std::nullopt, device());
+  EXPECT_EQ(nanpercentile(a, q, 1).shape(), (Shape{2, 2}));
+  EXPECT_THROW(quantile(row, Scalar(1.5)), ValueError);
+  EXPECT_THROW(quantile_method_from_name("foo"), ValueError);
+}
+
 TEST_P(Statistics, CovCorrcoef) {
   // x = [0, 1, 2], y = [2, 1, 0]: cov [[1, -1], [-1, 1]], corrcoef the same.
   auto m = array(std::vector<double>{0, 1, 2, 2, 1, 0}, Shape{2, 3}, device());

@@ -209,7 +209,7 @@ def test_histogram_errors(device):
         cp.histogram(x, bins="sqrt", weights=x)
 
 
-@pytest.mark.parametrize("estimator", ["sqrt", "sturges", "rice", "scott", "doane", "stone"])
+@pytest.mark.parametrize("estimator", ["sqrt", "sturges", "rice", "scott", "doane", "stone", "fd", "auto"])
 @pytest.mark.parametrize("dtype", [np.int32, np.float32, np.float64])
 def test_histogram_bin_estimators(device, rng, estimator, dtype):
     a = random_array(rng, (500,), dtype)
