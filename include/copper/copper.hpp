@@ -5,8 +5,10 @@
 #include "copper/device.hpp"
 #include "copper/dtype.hpp"
 #include "copper/errors.hpp"
+#include "copper/fft.hpp"
 #include "copper/format.hpp"
 #include "copper/histograms.hpp"
+#include "copper/indexing.hpp"
 #include "copper/kernels.hpp"
 #include "copper/linalg.hpp"
 #include "copper/manipulation.hpp"
@@ -20,3 +22,6 @@
 #include "copper/statistics.hpp"
 #include "copper/ufuncs.hpp"
 #include "copper/sorting.hpp"
+// Interoperability: DLPack, foreign memory, stream hand-off; the array API standard's names.
+#include "copper/array_api.hpp"
+#include "copper/interop.hpp"

@@ -44,7 +44,8 @@ class Buffer {
   std::function<void(void*)> deleter_;
 };
 
-// Basic-index items: integer, slice, newaxis, ellipsis.
+// Index items: integer, slice, newaxis, ellipsis (basic indexing: a view), and
+// integer or boolean arrays and a lone bool (advanced indexing: a copy), as NumPy's.
 struct Slice {
   std::optional<std::int64_t> start, stop, step;
   Slice() = default;
@@ -56,7 +57,10 @@ struct NewAxis {};
 struct Ellipsis {};
 inline constexpr NewAxis newaxis{};
 inline constexpr Ellipsis ellipsis{};
-using IndexItem = std::variant<std::int64_t, Slice, NewAxis, Ellipsis>;
+class ndarray;
+// An ndarray item is an integer or boolean index array (a 0-d integer array counts as
+// an integer); a bool is a 0-d boolean index (x[true] adds an axis of length 1).
+using IndexItem = std::variant<std::int64_t, Slice, NewAxis, Ellipsis, bool, ndarray>;
 using Index = std::vector<IndexItem>;
 
 class operand;
@@ -106,10 +110,13 @@ class ndarray {
   ndarray imag() const;
   ndarray conj() const;
 
-  // Basic indexing returns a view: x[{1, Slice(0, 3), newaxis, ellipsis}].
+  // Basic indexing returns a view: x[{1, Slice(0, 3), newaxis, ellipsis}]; an index with
+  // integer or boolean arrays (x[{idx}], x[{mask}], x[{idx, Slice(), 0}]) returns a copy.
   ndarray operator[](const Index& index) const;
   ndarray operator[](std::int64_t i) const;
-  // Writes value (broadcast, cast 'unsafe' as NumPy's setitem) into this array or a view of it.
+  ndarray operator[](const ndarray& index) const;
+  // Writes value (broadcast, cast 'unsafe' as NumPy's setitem) into this array or, through
+  // any index (advanced ones included; the last of repeated targets wins), into part of it.
   void assign(const operand& value);
   void assign(const Index& index, const operand& value);
 

@@ -11,12 +11,14 @@
 
 namespace copper {
 
-// Sorted copy along `axis` (std::nullopt: the flattened array).
+// Sorted copy along `axis` (std::nullopt: the flattened array). descending is the array
+// API's keyword (NumPy has none).
 ndarray sort(const ndarray& a, std::optional<int> axis = -1, const std::optional<std::string>& kind = std::nullopt,
-             std::optional<bool> stable = std::nullopt);
-// Indices (int64) that sort `a` along `axis`; always stable.
+             std::optional<bool> stable = std::nullopt, bool descending = false);
+// Indices (int64) that sort `a` along `axis`; always stable (descending too: equal
+// elements keep their order, as the array API asks).
 ndarray argsort(const ndarray& a, std::optional<int> axis = -1, const std::optional<std::string>& kind = std::nullopt,
-                std::optional<bool> stable = std::nullopt);
+                std::optional<bool> stable = std::nullopt, bool descending = false);
 // ndarray.sort: sorts `a` (or the view it is) in place.
 void sort_inplace(const ndarray& a, int axis = -1, const std::optional<std::string>& kind = std::nullopt,
                   std::optional<bool> stable = std::nullopt);

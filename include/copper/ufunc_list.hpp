@@ -8,13 +8,15 @@
   X(exp2) X(expm1) X(log) X(log2) X(log10) X(log1p) X(sin) X(cos) X(tan) X(arcsin)      \
   X(arccos) X(arctan) X(sinh) X(cosh) X(tanh) X(arcsinh) X(arccosh) X(arctanh) X(floor) \
   X(ceil) X(trunc) X(rint) X(sign) X(logical_not) X(invert) X(isnan) X(isinf)           \
-  X(isfinite) X(conjugate) X(angle)
+  X(isfinite) X(conjugate) X(angle)                                                     \
+  X(signbit)
 
 #define COPPER_BINARY_UFUNCS(X)                                                             \
   X(add) X(subtract) X(multiply) X(true_divide) X(floor_divide) X(remainder) X(fmod)       \
   X(power) X(arctan2) X(hypot) X(maximum) X(minimum) X(fmax) X(fmin) X(greater)           \
   X(greater_equal) X(less) X(less_equal) X(equal) X(not_equal) X(logical_and)             \
   X(logical_or) X(logical_xor) X(bitwise_and) X(bitwise_or) X(bitwise_xor) X(left_shift)  \
-  X(right_shift)
+  X(right_shift)                                                                            \
+  X(copysign) X(nextafter) X(logaddexp) X(logaddexp2)
 
 #define COPPER_TERNARY_UFUNCS(X) X(clip)

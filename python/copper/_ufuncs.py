@@ -11,7 +11,8 @@ _NAMES = (
     "arctan2 hypot maximum minimum fmax fmin greater greater_equal less less_equal equal not_equal logical_and "
     "logical_or logical_xor bitwise_and bitwise_or bitwise_xor left_shift right_shift clip where around round "
     "real imag abs divide mod conj bitwise_not bitwise_invert pow acos asin atan acosh asinh atanh atan2 "
-    "bitwise_left_shift bitwise_right_shift"
+    "bitwise_left_shift bitwise_right_shift "
+    "signbit copysign nextafter logaddexp logaddexp2"
 ).split()
 
 globals().update({name: getattr(_core, name) for name in _NAMES})

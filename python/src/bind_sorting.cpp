@@ -81,20 +81,20 @@ nb::object optional_py(const std::optional<ndarray>& a) { return a ? nb::cast(*a
 void bind_sorting(nb::module_& m, ArrayClass& cls) {
   m.def(
       "sort",
-      [](nb::handle a, nb::handle axis, nb::handle kind, nb::handle order, nb::handle stable) {
+      [](nb::handle a, nb::handle axis, nb::handle kind, nb::handle order, nb::handle stable, bool descending) {
         check_order(order);
-        return sort(array_arg(a), axis_arg(axis), kind_arg(kind), stable_arg(stable));
+        return sort(array_arg(a), axis_arg(axis), kind_arg(kind), stable_arg(stable), descending);
       },
       nb::arg("a"), nb::arg("axis").none() = -1, nb::arg("kind") = nb::none(), nb::arg("order") = nb::none(), nb::kw_only(),
-      nb::arg("stable") = nb::none());
+      nb::arg("stable") = nb::none(), nb::arg("descending") = false);
   m.def(
       "argsort",
-      [](nb::handle a, nb::handle axis, nb::handle kind, nb::handle order, nb::handle stable) {
+      [](nb::handle a, nb::handle axis, nb::handle kind, nb::handle order, nb::handle stable, bool descending) {
         check_order(order);
-        return argsort(array_arg(a), axis_arg(axis), kind_arg(kind), stable_arg(stable));
+        return argsort(array_arg(a), axis_arg(axis), kind_arg(kind), stable_arg(stable), descending);
       },
       nb::arg("a"), nb::arg("axis").none() = -1, nb::arg("kind") = nb::none(), nb::arg("order") = nb::none(), nb::kw_only(),
-      nb::arg("stable") = nb::none());
+      nb::arg("stable") = nb::none(), nb::arg("descending") = false);
   cls.def(
       "sort",
       [](const ndarray& a, int axis, nb::handle kind, nb::handle order, nb::handle stable) {

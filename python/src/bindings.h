@@ -13,6 +13,8 @@ void bind_ufuncs(nb::module_& m, ArrayClass& cls);
 void bind_reductions(nb::module_& m, ArrayClass& cls);
 void bind_manipulation(nb::module_& m, ArrayClass& cls);
 void bind_indexing(nb::module_& m, ArrayClass& cls);
+// A Python index key (as __getitem__ takes it) as a copper::Index; arrays go to `device`.
+Index index_key_from_py(nb::handle key, Device device);
 void bind_ranges(nb::module_& m);  // arange, linspace, logspace, eye, identity
 void bind_format(nb::module_& m, ArrayClass& cls);
 void bind_cuda(nb::module_& m);  // copper._core._cuda: streams, events, memory pool
@@ -26,5 +28,9 @@ void bind_user_kernels(nb::module_& m);  // ElementwiseKernel, ReductionKernel (
 void bind_statistics(nb::module_& m);  // average, cov, corrcoef, median, quantile, ...
 void bind_histograms(nb::module_& m);  // bincount, histogram, histogram2d, histogramdd
 void bind_order_statistics(nb::module_& m);  // median, quantile, percentile and nan forms
+void bind_fft(nb::module_& m);  // copper._core._fft: numpy.fft and the plan caches
 void bind_sorting(nb::module_& m, ArrayClass& cls);  // sort, argsort, unique, searchsorted, sets
+void bind_indexing_functions(nb::module_& m, ArrayClass& cls);  // take, put, nonzero, ix_, ...
+void bind_interop(nb::module_& m, ArrayClass& cls);  // __dlpack__, __cuda_array_interface__, DLPack import
+void bind_array_api(nb::module_& m);  // cumulative_sum, vecdot, unstack, diff, meshgrid, ... (array API names)
 }  // namespace copper::python

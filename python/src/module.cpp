@@ -25,5 +25,9 @@ NB_MODULE(_core, m) {
   bind_statistics(m);
   bind_histograms(m);
   bind_order_statistics(m);
+  bind_fft(m);
   bind_sorting(m, cls);
+  bind_indexing_functions(m, cls);
+  bind_interop(m, cls);
+  bind_array_api(m);
 }

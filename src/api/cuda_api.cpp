@@ -9,6 +9,7 @@
 #ifdef COPPER_HAVE_CUDA
 #include "backend/cuda/cuda_context.h"
 #include "backend/cuda/cuda_graph.h"
+#include "backend/cuda/cuda_index_errors.h"
 #include "backend/cuda/cuda_memory.h"
 #include "backend/cuda/cuda_peer.h"
 #endif
@@ -61,6 +62,7 @@ void Stream::synchronize() const {
   if (r != CUDA_SUCCESS) {
     rt::raise_async_error(r, state_->last_op.load(), "Stream.synchronize");
   }
+  rt::raise_index_error_if_any(*state_);
 }
 
 bool Stream::done() const {
@@ -150,6 +152,7 @@ void synchronize(int device) {
   if (r != CUDA_SUCCESS) {
     rt::raise_async_error(r, rt::current_stream_state(device).last_op.load(), "synchronize");
   }
+  rt::raise_index_error_if_any(rt::current_stream_state(device));
 }
 
 MemoryStats memory_stats(int device) { return rt::memory_stats(resolve(device)); }

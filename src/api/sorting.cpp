@@ -5,18 +5,28 @@
 #include "copper/errors.hpp"
 #include "copper/manipulation.hpp"
 #include "copper/sorting.hpp"
+#include "copper/ufuncs.hpp"
 
 namespace copper {
 
 ndarray sort(const ndarray& a, std::optional<int> axis, const std::optional<std::string>& kind,
-             std::optional<bool> stable) {
-  return api::sorted_along(a, axis, api::stable_requested(kind, stable));
+             std::optional<bool> stable, bool descending) {
+  const ndarray s = api::sorted_along(a, axis, api::stable_requested(kind, stable));
+  if (!descending) return s;
+  return ascontiguousarray(flip(s, std::vector<int>{axis ? normalize_axis(*axis, a.ndim()) : 0}));
 }
 
 ndarray argsort(const ndarray& a, std::optional<int> axis, const std::optional<std::string>& kind,
-                std::optional<bool> stable) {
+                std::optional<bool> stable, bool descending) {
   api::stable_requested(kind, stable);  // argsort is always stable; the arguments are still checked
-  return api::argsorted_along(a, axis);
+  if (!descending || a.ndim() == 0) return api::argsorted_along(a, axis);
+  // Descending and stable (equal elements keep their order): the ascending argsort of the
+  // reversed array, read backwards, in the original positions.
+  const ndarray src = axis ? a : ravel(a);
+  const int ax = axis ? normalize_axis(*axis, a.ndim()) : 0;
+  const std::vector<int> along{ax};
+  const ndarray reversed_order = api::argsorted_along(flip(src, along), ax);
+  return ascontiguousarray(subtract(src.shape()[ax] - 1, flip(reversed_order, along)));
 }
 
 void sort_inplace(const ndarray& a, int axis, const std::optional<std::string>& kind, std::optional<bool> stable) {
@@ -68,7 +78,7 @@ void check_partition(const ndarray& a, const std::vector<std::int64_t>& kth, std
                      const std::string& kind) {
   if (kind != "introselect") throw ValueError("select kind must be 'introselect' (got '" + kind + "')");
   std::int64_t n = a.size();
-  if (axis) n = a.shape()[normalize_axis(*axis, a.ndim())];
+  if (axis) n = a.ndim() ? a.shape()[normalize_axis(*axis, a.ndim())] : (normalize_axis(*axis, 1), 1);
   if (a.size() == 0) return;  // NumPy checks nothing on empty arrays
   for (std::int64_t k : kth) {
     const std::int64_t normalized = k < 0 ? k + n : k;
@@ -88,6 +98,11 @@ ndarray partition(const ndarray& a, const std::vector<std::int64_t>& kth, std::o
 
 ndarray argpartition(const ndarray& a, const std::vector<std::int64_t>& kth, std::optional<int> axis,
                      const std::string& kind) {
+  if (a.ndim() == 0) {  // as argsort: a 0-d array counts as 1-d
+    check_partition(a, kth, axis ? std::optional<int>(0) : std::nullopt, kind);
+    if (axis) normalize_axis(*axis, 1);
+    return api::argsorted_along(reshape(a, Shape{1}), 0);
+  }
   check_partition(a, kth, axis, kind);
   return api::argsorted_along(a, axis);
 }

@@ -68,6 +68,10 @@ ndarray sorted_along(const ndarray& a, std::optional<int> axis, bool stable) {
 }
 
 ndarray argsorted_along(const ndarray& a, std::optional<int> axis) {
+  if (a.ndim() == 0 && axis) {  // NumPy's argsort treats a 0-d array as 1-d here
+    normalize_axis(*axis, 1);
+    return argsorted_along(reshape(a, Shape{1}), 0);
+  }
   auto [src, ax] = resolve_axis(a, axis);
   SortRows plan = sort_rows_of(src, ax);
   ndarray idx = allocate(plan.rows.shape(), DType::int64, a.device());

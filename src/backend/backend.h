@@ -5,10 +5,13 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <vector>
 
+#include "copper/indexing.hpp"
 #include "copper/ndarray.hpp"
 #include "ops/catalogue.h"
 #include "ops/philox.h"
+#include "backend/fft_job.h"
 
 namespace copper::backend {
 
@@ -25,6 +28,25 @@ struct ArrayView {
 ArrayView view_of(const ndarray& a);
 
 class DenseSolver;  // dense_solver.h: numpy.linalg's factorizations
+class FftPlanCache;  // fft_plan_cache.h: the device's FFT plans
+
+// The index arrays of a gather or scatter: k integer arrays (int32 or int64) of one
+// shape B (0 strides where broadcast) indexing the first k axes of the source or
+// destination; axes[j] is the axis an out-of-bounds message names ("index 7 is out of
+// bounds for axis axes[j] with size n").
+struct IndexArrays {
+  std::vector<ArrayView> arrays;
+  std::vector<int> axes;
+  IndexMode mode = IndexMode::raise;
+};
+
+// A stream compaction's counts (select_count), handed back to select_values /
+// select_coordinates: how many elements are selected, and the backend's own
+// per-tile offsets into the output.
+struct Selection {
+  std::int64_t count = 0;
+  std::shared_ptr<Buffer> tile_offsets;
+};
 
 // One axis of a histogram (Backend::histogram): the sample's values along it and how
 // they map to bins.
@@ -79,11 +101,12 @@ class Backend {
   // Random numbers: out[i] (out C-contiguous, C order) from the Philox counter stream
   // that p describes (ops/philox.h), the same bits on every backend.
   virtual void random(ops::philox::Kind kind, const ops::philox::RandomParams& p, const ArrayView& out) = 0;
-  // Random numbers with per-element parameters (ops/philox_samplers.h): params[0] and
-  // params[1] have out's shape (0 strides where broadcast; float64, or 64-bit integer bits
-  // for binomial's n and integers' low/high). Block kinds (uniform, normal, exponential:
-  // out float64; integers) follow random()'s block layout; stream kinds (gamma, beta,
-  // binomial, poisson) give element i its own counter stream; out has < 2^32 elements.
+  // Random numbers with per-element parameters (ops/philox_samplers.h): the params have
+  // out's shape (0 strides where broadcast; float64, or 64-bit integers where
+  // philox::param_is_int and for integers' low/high). Block kinds (uniform, normal,
+  // exponential: out float64; integers) take two and follow random()'s block layout;
+  // stream kinds (gamma and every later Kind) take philox::stream_param_count of them and
+  // give element i its own counter stream; out has < 2^32 elements.
   virtual void random_params(ops::philox::Kind kind, const ops::philox::RandomParams& p,
                              std::span<const ArrayView> params, const ArrayView& out) = 0;
   // out[i, ...] = src[rows[i], ...]: rows int64, C-contiguous, values in [0, src.shape[0])
@@ -97,6 +120,33 @@ class Backend {
   // or signed/bool weights), uint64, float64 or complex128; weights (1-D, any strides,
   // any dtype) convert to it as astype would. Float sums may differ in rounding order.
   virtual void histogram(std::span<const HistogramAxis> axes, const ArrayView* weights, const ArrayView& out) = 0;
+  // ---- Indexing: gathers, scatters and stream compaction (cpu_indexing_*.cpp,
+  // cuda_indexing_*.cpp). Out-of-bounds indices in raise mode: the CPU throws IndexError
+  // before writing anything; a GPU never touches memory out of bounds and records the
+  // error on the device, raised at the next synchronization (cuda_index_errors.h).
+  // out[b..., r...] = src[i_0[b...], ..., i_{k-1}[b...], r...]: src's first k axes are
+  // the indexed ones, the rest (R) are taken whole; out (any strides, src's dtype) has
+  // shape B + R.
+  virtual void gather(const ArrayView& src, const IndexArrays& index, const ArrayView& out) = 0;
+  // dst[i_0[b...], ..., r...] = values[b..., r...]; values has dst's dtype and shape B + R
+  // (0 strides where broadcast). Repeated targets: the last b in C order wins, on every
+  // backend. unique_targets: the caller knows no target repeats (a mask's positions).
+  virtual void scatter(const ArrayView& dst, const IndexArrays& index, const ArrayView& values,
+                       bool unique_targets) = 0;
+  // ufunc.at: for every (b..., r...) in C order, t = dst[i(b)..., r...] becomes
+  // op(t, values[b..., r...]) (op(t) for unary ops, values null), computed in dtype
+  // `loop` (values already have it) and cast back to dst's dtype; repeats accumulate.
+  virtual void scatter_apply(ops::UfuncId op, DType loop, const ArrayView& dst, const IndexArrays& index,
+                             const ArrayView* values) = 0;
+  // Stream compaction over the nonzero elements of `flags` (any dtype, NumPy's truth;
+  // selected in C order): select_count counts them (one host read of the total), then
+  // select_values writes out[r] = src[p_r] (src: flags' shape, any dtype; out 1-D of
+  // count elements, src's dtype) and select_coordinates out[r, d] = coordinate d of p_r
+  // (out: (count, flags.ndim) int64, any strides), p_r being the r-th selected position.
+  virtual Selection select_count(const ArrayView& flags) = 0;
+  virtual void select_values(const ArrayView& flags, const Selection& sel, const ArrayView& src,
+                             const ArrayView& out) = 0;
+  virtual void select_coordinates(const ArrayView& flags, const Selection& sel, const ArrayView& out) = 0;
 
   // Batched matrix product: out[b..., i, j] = sum_p a[b..., i, p] * b[b..., p, j] over
   // shapes (batch..., m, k) x (batch..., k, n) -> (batch..., m, n). a, b and out share
@@ -128,6 +178,15 @@ class Backend {
   // LAPACK-style factorizations on this device (dense_solver.h); nullptr where the
   // backend has none.
   virtual DenseSolver* dense_solver() { return nullptr; }
+
+  // FFTs (fft_job.h): in and out have the same batch shape (the leading axes); over the
+  // last job.rank axes c2c maps complex n to complex n, r2c real n to complex n/2+1 along
+  // the last axis, c2r complex n/2+1 to real n (n: the output's length). float32 /
+  // complex64 transform in single precision, float64 / complex128 in double. Any strides;
+  // out overlaps in only when it is the very same view (an in-place c2c transform).
+  virtual void fft(const FftJob& job, const ArrayView& in, const ArrayView& out) = 0;
+  // The device's plan cache (made on first use).
+  virtual FftPlanCache& fft_plan_cache() = 0;
 };
 
 // The backend that runs work for `device`; throws RuntimeError if it is unavailable.

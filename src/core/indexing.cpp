@@ -1,7 +1,9 @@
 // Basic indexing: integers, slices, newaxis and ellipsis give a view of the same
-// buffer; assignment writes through such a view with NumPy's setitem casting.
+// buffer; assignment writes through such a view with NumPy's setitem casting. Indices
+// with array items go to advanced indexing (src/api/indexing_advanced.cpp).
 #include <cmath>
 
+#include "api/indexing_advanced.h"
 #include "copper/manipulation.hpp"
 #include "copper/ndarray.hpp"
 
@@ -44,6 +46,7 @@ bool consumes_axis(const IndexItem& item) {
 }  // namespace
 
 ndarray ndarray::operator[](const Index& index) const {
+  if (api::is_advanced(index)) return api::advanced_get(*this, index);
   int consumed = 0, ellipses = 0;
   for (const auto& item : index) {
     consumed += consumes_axis(item);
@@ -93,8 +96,9 @@ ndarray ndarray::operator[](const Index& index) const {
 }
 
 ndarray ndarray::operator[](std::int64_t i) const { return (*this)[Index{i}]; }
+ndarray ndarray::operator[](const ndarray& index) const { return (*this)[Index{index}]; }
 
-namespace {
+namespace api {
 
 // NumPy's setitem converts a scalar for an integer array with int() first, so values
 // that cannot be represented raise instead of wrapping around.
@@ -125,13 +129,16 @@ void check_scalar_assignable(const Scalar& v, DType dst) {
   }
 }
 
-}  // namespace
+}  // namespace api
 
 void ndarray::assign(const operand& value) {
-  if (!value.is_array()) check_scalar_assignable(value.scalar(), dtype_);
+  if (!value.is_array()) api::check_scalar_assignable(value.scalar(), dtype_);
   copyto(*this, value, Casting::unsafe);
 }
 
-void ndarray::assign(const Index& index, const operand& value) { (*this)[index].assign(value); }
+void ndarray::assign(const Index& index, const operand& value) {
+  if (api::is_advanced(index)) return api::advanced_set(*this, index, value);
+  (*this)[index].assign(value);
+}
 
 }  // namespace copper

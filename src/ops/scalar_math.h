@@ -58,6 +58,7 @@ COPPER_REAL_FN1(atanh, atanh) COPPER_REAL_FN1(floor, floor) COPPER_REAL_FN1(ceil
 COPPER_REAL_FN1(rint, rint) COPPER_REAL_FN1(fabs, fabs)
 COPPER_REAL_FN2(atan2, atan2) COPPER_REAL_FN2(fmod, fmod) COPPER_REAL_FN2(pow, pow)
 COPPER_REAL_FN2(copysign, copysign)
+COPPER_REAL_FN2(nextafter, nextafter)
 #undef COPPER_REAL_FN1
 #undef COPPER_REAL_FN2
 COPPER_HD float fma(float a, float b, float c) { return ::fmaf(a, b, c); }

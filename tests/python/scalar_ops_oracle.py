@@ -50,7 +50,8 @@ TOL = 4  # ulps (complex: per part, or TOL*eps*|z|)
 # Results that IEEE arithmetic (or NumPy's exact formula) fixes bit for bit.
 EXACT = {"negative", "positive", "absolute", "reciprocal", "square", "sqrt", "floor", "ceil",
          "trunc", "rint", "sign", "conjugate", "add", "subtract", "multiply", "true_divide",
-         "floor_divide", "remainder", "fmod", "maximum", "minimum", "fmax", "fmin", "clip"}
+         "floor_divide", "remainder", "fmod", "maximum", "minimum", "fmax", "fmin", "clip",
+         "copysign", "signbit"}
 # ... except these for complex, which go through libm-like algorithms.
 COMPLEX_NOT_EXACT = {"absolute", "sqrt", "sign"}
 # NumPy's fmax/fmin return either zero for (+0, -0) depending on array length.

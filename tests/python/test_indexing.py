@@ -108,16 +108,6 @@ def test_getitem_errors(device):
         c[np.array([1.0])]
 
 
-def test_advanced_indexing_not_supported(device):
-    c = cp.zeros((3, 3))
-    for key in [[0, 1], np.array([0, 2]), cp.asarray(np.array([1])), True, np.bool_(False),
-                cp.asarray(np.array([True, False, True])), (slice(None), [0])]:
-        with pytest.raises(NotImplementedError, match="advanced indexing"):
-            c[key]
-        with pytest.raises(NotImplementedError, match="advanced indexing"):
-            c[key] = 1
-
-
 @pytest.mark.parametrize("dtype", ALL_DTYPES)
 def test_setitem_values(device, rng, dtype):
     n = random_array(rng, (4, 5), dtype)

@@ -135,8 +135,11 @@ def test_sort_axis_errors(device):
         cp.sort(cp.asarray([1, 2]), axis=1)
     with pytest.raises(np.exceptions.AxisError, match="axis -1 is out of bounds for array of dimension 0"):
         cp.sort(cp.asarray(np.float64(1)))
-    with pytest.raises(np.exceptions.AxisError):
-        cp.argsort(cp.asarray(np.float64(1)))
+    # argsort and argpartition count a 0-d array as 1-d.
+    assert_same(cp.argsort(cp.asarray(np.float64(1))), np.argsort(np.float64(1)))
+    assert_same(cp.argpartition(cp.asarray(np.float64(1)), 0), np.argpartition(np.float64(1), 0))
+    with pytest.raises(np.exceptions.AxisError, match="axis 1 is out of bounds for array of dimension 1"):
+        cp.argsort(cp.asarray(np.float64(1)), axis=1)
     assert_same(cp.sort(cp.asarray(np.float64(2)), axis=None), np.sort(np.float64(2), axis=None))
     assert_same(cp.argsort(cp.asarray(np.float64(2)), axis=None), np.argsort(np.float64(2), axis=None))
 
@@ -233,3 +236,15 @@ def test_sort_hypothesis(dev, dtype, data):
     c = cp.asarray(n, device=dev)
     assert_same(cp.sort(c, axis=axis), np.sort(n, axis=axis))
     assert_same(cp.argsort(c, axis=axis), np.argsort(n, axis=axis, kind="stable"))
+
+
+@pytest.mark.parametrize("dtype", [np.int16, np.float32, np.uint64, np.bool_])
+def test_array_api_descending(device, rng, dtype):
+    n = special_array(rng, (6, 11), dtype)
+    c = cp.asarray(n)
+    for axis in (0, 1, -1):
+        assert_same(cp.sort(c, axis=axis, descending=True), np.flip(np.sort(n, axis=axis), axis=axis))
+        # Stable descending: equal elements keep their order.
+        m = n.shape[axis]
+        want = m - 1 - np.flip(np.argsort(np.flip(n, axis=axis), axis=axis, kind="stable"), axis=axis)
+        assert_same(cp.argsort(c, axis=axis, descending=True), want)

@@ -17,6 +17,7 @@ const LoopTable& loop_table() {
     add_rounding_loops(t);
     add_comparison_loops(t);
     add_bitwise_loops(t);
+    add_floating_loops(t);
     return t;
   }();
   return table;
@@ -50,8 +51,12 @@ void where_runs(const ArrayView& cond, const ArrayView& x, const ArrayView& y, c
 
 }  // namespace
 
+LoopFn elementwise_loop(ops::UfuncId op, DType loop) {
+  return loop_table().fn[static_cast<int>(op)][static_cast<int>(loop)];
+}
+
 void CpuBackend::elementwise(ops::UfuncId op, DType loop, std::span<const ArrayView> in, const ArrayView& out) {
-  LoopFn fn = loop_table().fn[static_cast<int>(op)][static_cast<int>(loop)];
+  LoopFn fn = elementwise_loop(op, loop);
   if (!fn) {
     throw NotImplementedError("no CPU loop for ufunc '" + std::string(ops::info(op).name) + "' over " +
                               std::string(name(loop)));

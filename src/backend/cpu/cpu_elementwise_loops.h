@@ -18,6 +18,9 @@ struct LoopTable {
   LoopFn fn[ops::num_ufuncs][num_dtypes] = {};
 };
 
+// The loop of `op` over dtype `loop`, or nullptr (cpu_elementwise.cpp; ufunc.at uses it too).
+LoopFn elementwise_loop(ops::UfuncId op, DType loop);
+
 // Each family file fills in the entries of its ops (cpu_elementwise_<family>.cpp).
 void add_arithmetic_loops(LoopTable& table);
 void add_exp_log_loops(LoopTable& table);
@@ -25,6 +28,7 @@ void add_trig_loops(LoopTable& table);
 void add_rounding_loops(LoopTable& table);
 void add_comparison_loops(LoopTable& table);
 void add_bitwise_loops(LoopTable& table);
+void add_floating_loops(LoopTable& table);  // signbit, copysign, nextafter, logaddexp(2)
 
 namespace loops {
 

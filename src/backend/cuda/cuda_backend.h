@@ -33,6 +33,15 @@ class CudaBackend final : public backend::Backend {
   // cuda_histogram.cpp
   void histogram(std::span<const HistogramAxis> axes, const ArrayView* weights, const ArrayView& out) override;
 
+  // cuda_indexing_gather.cpp, cuda_indexing_scatter.cpp, cuda_indexing_apply.cpp, cuda_indexing_compact.cpp (errors: cuda_index_errors.h)
+  void gather(const ArrayView& src, const IndexArrays& index, const ArrayView& out) override;
+  void scatter(const ArrayView& dst, const IndexArrays& index, const ArrayView& values, bool unique_targets) override;
+  void scatter_apply(ops::UfuncId op, DType loop, const ArrayView& dst, const IndexArrays& index,
+                     const ArrayView* values) override;
+  Selection select_count(const ArrayView& flags) override;
+  void select_values(const ArrayView& flags, const Selection& sel, const ArrayView& src, const ArrayView& out) override;
+  void select_coordinates(const ArrayView& flags, const Selection& sel, const ArrayView& out) override;
+
   // cuda_matmul.cpp (cuBLAS loaded at run time; a generated kernel for integers and bool)
   void matmul(const ArrayView& a, const ArrayView& b, const ArrayView& out) override;
 
@@ -43,6 +52,9 @@ class CudaBackend final : public backend::Backend {
   std::int64_t flag_positions(const ArrayView& flags, const ArrayView& out) override;
   // cuda_dense_solver.cpp (cuSOLVER loaded at run time)
   DenseSolver* dense_solver() override;
+  // cuda_fft.cpp (cuFFT loaded at run time)
+  void fft(const FftJob& job, const ArrayView& in, const ArrayView& out) override;
+  FftPlanCache& fft_plan_cache() override;
 
   void synchronize() override;
 

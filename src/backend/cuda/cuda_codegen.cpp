@@ -24,6 +24,16 @@ const char* device_type_name(DType t) {
   throw RuntimeError("device_type_name: unknown dtype");
 }
 
+const char* unit_type_name(int bytes) {
+  switch (bytes) {
+    case 1: return "unsigned char";
+    case 2: return "unsigned short";
+    case 4: return "unsigned int";
+    case 8: return "unsigned long long";
+    default: return "E16";
+  }
+}
+
 std::string source_prologue() {
   return "#include \"ops/scalar_types.h\"\n#include \"ops/scalar_math.h\"\n#include \"ops/scalar_ops.h\"\n"
          "#include \"ops/casting.h\"\n#include \"copper_kernels/common.cuh\"\n";

@@ -16,6 +16,9 @@ namespace copper::backend::cuda {
 
 // The C++ spelling of a dtype's storage type in device code ("float", "copper::ops::half").
 const char* device_type_name(DType t);
+// An unsigned type of `bytes` bytes (1, 2, 4, 8) for moving raw elements, else "E16"
+// (a 16-byte struct the source defines).
+const char* unit_type_name(int bytes);
 // The first lines of every generated source: the op headers and kernels/common.cuh.
 std::string source_prologue();
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "backend/cuda/cuda_graph.h"
+#include "backend/cuda/cuda_index_errors.h"
 #include "backend/cuda/per_device.h"
 #include "copper/errors.hpp"
 
@@ -125,6 +126,7 @@ void synchronize_current_stream(int device) {
   if (r != CUDA_SUCCESS) {
     raise_async_error(r, stream.last_op.load(), "synchronize");
   }
+  raise_index_error_if_any(stream);
 }
 
 unsigned resident_blocks_per_sm(CUfunction fn, unsigned block) {

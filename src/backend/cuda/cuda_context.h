@@ -21,6 +21,9 @@ struct StreamState {
   // Set between begin_capture() and end_capture() (cuda_graph.cpp): allocations for work
   // on this stream then come from outside the graph.
   std::atomic<bool> capturing{false};
+  // A bounds-checking kernel (indexing) was enqueued since the last synchronization:
+  // the next one reads the device's out-of-bounds record (cuda_index_errors.h).
+  std::atomic<bool> index_check_pending{false};
   ~StreamState();
 };
 

@@ -20,22 +20,12 @@ struct TakeArgs {  // mirrors the struct in take_rows_source()
   StridedLayoutParam<1> layout;
 };
 
-const char* element_type(int bytes) {
-  switch (bytes) {
-    case 1: return "unsigned char";
-    case 2: return "unsigned short";
-    case 4: return "unsigned int";
-    case 8: return "unsigned long long";
-    default: return "E16";
-  }
-}
-
 }  // namespace
 
 std::string take_rows_source(int element_bytes, bool align16, bool index32) {
   std::string s = source_prologue();
   s += std::string("struct ") + (align16 ? "alignas(16) " : "alignas(8) ") + "E16 { unsigned long long x, y; };\n";
-  s += std::string("typedef ") + element_type(element_bytes) + " E;\n";
+  s += std::string("typedef ") + unit_type_name(element_bytes) + " E;\n";
   s += std::string("typedef ") + (index32 ? "unsigned" : "long long") + " I;\n";
   s += "struct TakeArgs { const void* src; const long long* rows; void* out; long long m, per_row, stride0;\n"
        "  copper::kern::FastDiv row_div; copper::kern::StridedLayout<1> l; };\n"

@@ -9,6 +9,7 @@
 #include "backend/cuda/cuda_backend.h"
 #include "backend/cuda/cuda_context.h"
 #include "backend/cuda/cuda_graph.h"
+#include "backend/cuda/cuda_index_errors.h"
 #include "backend/cuda/cuda_memory.h"
 #include "backend/cuda/elementwise_launch.h"
 #include "backend/cuda/per_device.h"
@@ -129,6 +130,7 @@ void to_host_contiguous(int device, const void* src, void* dst, std::size_t n) {
     parallel_memcpy(static_cast<char*>(dst) + off, s.buffer[stage], len);
     if (c + kStages < chunks) enqueue(c + kStages);
   }
+  raise_index_error_if_any(current_stream_state(device));
 }
 
 ArrayView contiguous_like(const ArrayView& v, const std::shared_ptr<Buffer>& buffer) {

@@ -21,7 +21,16 @@ enum KernelFamily : unsigned {
   kFamilyIntegerMatmul = 48,
   kFamilyUserElementwise = 56,  // cuda_user_kernel.cpp (ElementwiseKernel)
   kFamilyUserReduction = 57,    // cuda_user_kernel_reduce.cpp (ReductionKernel)
-  kFamilyHistogram = 80,        // cuda_histogram.cpp (bincount, histogram, histogramdd)
+  kFamilyGather = 60,             // cuda_indexing_gather.cpp
+  kFamilyScatterCheck = 61,       // cuda_indexing_scatter.cpp: bounds check, last-writer table
+  kFamilyScatter = 62,            // cuda_indexing_scatter.cpp: the writes
+  kFamilyScatterApply = 63,       // cuda_indexing_apply.cpp (ufunc.at)
+  kFamilySelectCount = 64,        // cuda_indexing_compact.cpp: 64-66
+  kFamilySelectValues = 65,
+  kFamilySelectCoordinates = 66,
+  kFamilyAtKeys = 67,             // cuda_indexing_apply.cpp: ufunc.at's ordered path (targets,
+  kFamilyAtOrdered = 68,          //   then runs of equal targets in position order)
+  kFamilyHistogram = 80,          // cuda_histogram.cpp (bincount, histogram, histogramdd)
 };
 
 }  // namespace copper::backend::cuda
