@@ -89,10 +89,11 @@ def linalg(L):
 
 # ---- one timed row -----------------------------------------------------------------------------
 
-def timed_row(libs, label, setup, run, floor_ms=None, repeats=5, check=None, names=GPU_LIBS):
-    """Median ms per library of run(L, setup(L)); check(L) -> True/False where given."""
+def timed_row(libs, label, setup, run, floor_ms=None, repeats=5, check=None, names=GPU_LIBS, exact=False):
+    """Median ms per library of run(L, setup(L)); check(L) -> True/False where given. The
+    libraries are the GPU ones among `names`, or exactly `names` with exact=True."""
     row = dict(workload=label, ms={}, floor_ms=floor_ms, correct={})
-    for name in measured(libs, names):
+    for name in (names if exact else measured(libs, names)):
         L = libs[name]
         state = None
         try:

@@ -7,6 +7,7 @@
 #include "copper/errors.hpp"
 #include "copper/fft.hpp"
 #include "copper/format.hpp"
+#include "copper/histograms.hpp"
 #include "copper/indexing.hpp"
 #include "copper/kernels.hpp"
 #include "copper/linalg.hpp"
@@ -18,6 +19,7 @@
 #include "copper/reductions.hpp"
 #include "copper/runtime.hpp"
 #include "copper/scalar.hpp"
+#include "copper/statistics.hpp"
 #include "copper/ufuncs.hpp"
 #include "copper/sorting.hpp"
 // Interoperability: DLPack, foreign memory, stream hand-off; the array API standard's names.

@@ -16,6 +16,7 @@ struct OverflowError : error { using error::error; };
 struct NotImplementedError : error { using error::error; };
 struct RuntimeError : error { using error::error; };
 struct KeyError : error { using error::error; };  // an unknown name in a set of flags (require)
+struct ZeroDivisionError : error { using error::error; };  // average's zero weight sums
 // NumPy's AxisError is both a ValueError and an IndexError; C++ code catches it as ValueError.
 struct AxisError : ValueError { using ValueError::ValueError; };
 struct LinAlgError : ValueError { using ValueError::ValueError; };

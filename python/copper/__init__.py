@@ -13,6 +13,7 @@ from copper._reductions import *  # noqa: F401,F403
 from copper._manipulation import *  # noqa: F401,F403
 from copper._creation import *  # noqa: F401,F403
 from copper._format import *  # noqa: F401,F403
+from copper._histograms import *  # noqa: F401,F403
 from copper._sorting import *  # noqa: F401,F403
 from copper._kernels import ElementwiseKernel, ReductionKernel  # noqa: F401  (CuPy's user kernels, both devices)
 from copper import random  # noqa: F401  (numpy.random / cupy.random)

@@ -36,6 +36,8 @@ void bind_errors(nb::module_& m) {
       PyErr_SetString(PyExc_NotImplementedError, e.what());
     } catch (const KeyError& e) {
       PyErr_SetObject(PyExc_KeyError, nb::str(e.what()).ptr());
+    } catch (const ZeroDivisionError& e) {
+      PyErr_SetString(PyExc_ZeroDivisionError, e.what());
     } catch (const BufferError& e) {
       PyErr_SetString(PyExc_BufferError, e.what());
     } catch (const OutOfMemoryError& e) {

@@ -4,46 +4,11 @@
 #include <Python.h>
 
 #include "bindings.h"
+#include "reduction_args.h"
 
 namespace copper::python {
 
 namespace {
-
-// operator.index(obj), raising NumPy's TypeError for floats, tuples, ...
-int index_from_py(nb::handle obj) {
-  PyObject* i = PyNumber_Index(obj.ptr());
-  if (!i) throw nb::python_error();
-  return nb::cast<int>(nb::steal(i));
-}
-
-// A tuple is never the 0-d array's lone "axis 0" that NumPy tolerates for an int.
-Axes axes_arg(nb::handle axis, int ndim) {
-  if (axis.is_none()) return Axes();
-  if (nb::isinstance<nb::tuple>(axis) || nb::isinstance<nb::list>(axis)) {
-    std::vector<int> axes;
-    for (nb::handle item : axis) axes.push_back(index_from_py(item));
-    if (ndim == 0)
-      for (int ax : axes) normalize_axis(ax, 0);
-    return Axes(std::move(axes));
-  }
-  return Axes(index_from_py(axis));
-}
-
-std::optional<int> single_axis_arg(nb::handle axis) {
-  if (axis.is_none()) return std::nullopt;
-  return index_from_py(axis);
-}
-
-std::optional<ndarray> out_arg(nb::handle out) {
-  if (out.is_none()) return std::nullopt;
-  if (!nb::isinstance<ndarray>(out)) throw TypeError("out must be a copper.ndarray");
-  return nb::cast<ndarray>(out);
-}
-
-ndarray array_arg(nb::handle a) {
-  if (nb::isinstance<ndarray>(a)) return nb::cast<ndarray>(a);
-  return array_from_py(a, std::nullopt, default_device());
-}
 
 ReduceOptions options(nb::handle dtype, nb::handle out, bool keepdims, int ddof = 0) {
   ReduceOptions o;
@@ -96,27 +61,49 @@ void def_without_dtype(nb::module_& m, ArrayClass* cls, const char* name, Reduce
         nb::arg("axis") = nb::none(), nb::arg("out") = nb::none(), nb::arg("keepdims") = false);
 }
 
-// var-like: (a, axis=None, dtype=None, out=None, ddof=0, keepdims=False)
-void def_with_ddof(nb::module_& m, ArrayClass& cls, const char* name, ReduceFn fn) {
+// ddof, or NumPy 2's correction (its array API name): one or the other, never both.
+// Integral floats (the array API's correction=1.0) count as the integer they hold.
+int whole_number(nb::handle v) {
+  if (PyFloat_Check(v.ptr())) {
+    const double d = PyFloat_AsDouble(v.ptr());
+    if (d != static_cast<double>(static_cast<int>(d)))
+      throw NotImplementedError("copper: ddof/correction must be a whole number");
+    return static_cast<int>(d);
+  }
+  return index_from_py(v);
+}
+
+int ddof_arg(nb::handle ddof, nb::handle correction) {
+  if (correction.is_none()) return ddof.is_none() ? 0 : whole_number(ddof);
+  if (!ddof.is_none() && whole_number(ddof) != 0)
+    throw ValueError("ddof and correction can't be provided simultaneously.");
+  return whole_number(correction);
+}
+
+// var-like: (a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None)
+void def_with_ddof(nb::module_& m, ArrayClass* cls, const char* name, ReduceFn fn) {
   m.def(
       name,
-      [fn](nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out, int ddof, bool keepdims) {
+      [fn](nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out, nb::handle ddof, bool keepdims,
+           nb::handle correction) {
         ndarray arr = array_arg(a);
-        return fn(arr, axes_arg(axis, arr.ndim()), options(dtype, out, keepdims, ddof));
+        return fn(arr, axes_arg(axis, arr.ndim()), options(dtype, out, keepdims, ddof_arg(ddof, correction)));
       },
       nb::arg("a"), nb::arg("axis") = nb::none(), nb::arg("dtype") = nb::none(), nb::arg("out") = nb::none(),
-      nb::arg("ddof") = 0, nb::arg("keepdims") = false);
-  cls.def(
-      name,
-      [fn](const ndarray& a, nb::handle axis, nb::handle dtype, nb::handle out, int ddof, bool keepdims) {
-        return fn(a, axes_arg(axis, a.ndim()), options(dtype, out, keepdims, ddof));
-      },
-      nb::arg("axis") = nb::none(), nb::arg("dtype") = nb::none(), nb::arg("out") = nb::none(), nb::arg("ddof") = 0,
-      nb::arg("keepdims") = false);
+      nb::arg("ddof") = 0, nb::arg("keepdims") = false, nb::kw_only(), nb::arg("correction") = nb::none());
+  if (cls)
+    cls->def(
+        name,
+        [fn](const ndarray& a, nb::handle axis, nb::handle dtype, nb::handle out, nb::handle ddof, bool keepdims,
+             nb::handle correction) {
+          return fn(a, axes_arg(axis, a.ndim()), options(dtype, out, keepdims, ddof_arg(ddof, correction)));
+        },
+        nb::arg("axis") = nb::none(), nb::arg("dtype") = nb::none(), nb::arg("out") = nb::none(),
+        nb::arg("ddof") = 0, nb::arg("keepdims") = false, nb::kw_only(), nb::arg("correction") = nb::none());
 }
 
 // argmin-like: (a, axis=None, out=None, *, keepdims=False)
-void def_arg(nb::module_& m, ArrayClass& cls, const char* name, ArgFn fn) {
+void def_arg(nb::module_& m, ArrayClass* cls, const char* name, ArgFn fn) {
   m.def(
       name,
       [fn](nb::handle a, nb::handle axis, nb::handle out, bool keepdims) {
@@ -124,28 +111,30 @@ void def_arg(nb::module_& m, ArrayClass& cls, const char* name, ArgFn fn) {
       },
       nb::arg("a"), nb::arg("axis") = nb::none(), nb::arg("out") = nb::none(), nb::kw_only(),
       nb::arg("keepdims") = false);
-  cls.def(
-      name,
-      [fn](const ndarray& a, nb::handle axis, nb::handle out, bool keepdims) {
-        return fn(a, single_axis_arg(axis), keepdims, out_arg(out));
-      },
-      nb::arg("axis") = nb::none(), nb::arg("out") = nb::none(), nb::kw_only(), nb::arg("keepdims") = false);
+  if (cls)
+    cls->def(
+        name,
+        [fn](const ndarray& a, nb::handle axis, nb::handle out, bool keepdims) {
+          return fn(a, single_axis_arg(axis), keepdims, out_arg(out));
+        },
+        nb::arg("axis") = nb::none(), nb::arg("out") = nb::none(), nb::kw_only(), nb::arg("keepdims") = false);
 }
 
 // cumsum-like: (a, axis=None, dtype=None, out=None)
-void def_scan(nb::module_& m, ArrayClass& cls, const char* name, ScanFn fn) {
+void def_scan(nb::module_& m, ArrayClass* cls, const char* name, ScanFn fn) {
   m.def(
       name,
       [fn](nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out) {
         return fn(array_arg(a), single_axis_arg(axis), optional_dtype(dtype), out_arg(out));
       },
       nb::arg("a"), nb::arg("axis") = nb::none(), nb::arg("dtype") = nb::none(), nb::arg("out") = nb::none());
-  cls.def(
-      name,
-      [fn](const ndarray& a, nb::handle axis, nb::handle dtype, nb::handle out) {
-        return fn(a, single_axis_arg(axis), optional_dtype(dtype), out_arg(out));
-      },
-      nb::arg("axis") = nb::none(), nb::arg("dtype") = nb::none(), nb::arg("out") = nb::none());
+  if (cls)
+    cls->def(
+        name,
+        [fn](const ndarray& a, nb::handle axis, nb::handle dtype, nb::handle out) {
+          return fn(a, single_axis_arg(axis), optional_dtype(dtype), out_arg(out));
+        },
+        nb::arg("axis") = nb::none(), nb::arg("dtype") = nb::none(), nb::arg("out") = nb::none());
 }
 
 }  // namespace
@@ -157,8 +146,8 @@ void bind_reductions(nb::module_& m, ArrayClass& cls) {
   def_with_dtype(m, cls, "nansum", &copper::nansum, false);
   def_with_dtype(m, cls, "nanprod", &copper::nanprod, false);
   def_with_dtype(m, cls, "nanmean", &copper::nanmean, false);
-  def_with_ddof(m, cls, "var", &copper::var);
-  def_with_ddof(m, cls, "std", &copper::std);
+  def_with_ddof(m, &cls, "var", &copper::var);
+  def_with_ddof(m, &cls, "std", &copper::std);
   def_without_dtype(m, &cls, "min", &copper::amin);
   def_without_dtype(m, &cls, "max", &copper::amax);
   def_without_dtype(m, nullptr, "amin", &copper::amin);
@@ -167,10 +156,20 @@ void bind_reductions(nb::module_& m, ArrayClass& cls) {
   def_without_dtype(m, nullptr, "nanmax", &copper::nanmax);
   def_without_dtype(m, &cls, "all", &copper::all);
   def_without_dtype(m, &cls, "any", &copper::any);
-  def_arg(m, cls, "argmin", &copper::argmin);
-  def_arg(m, cls, "argmax", &copper::argmax);
-  def_scan(m, cls, "cumsum", &copper::cumsum);
-  def_scan(m, cls, "cumprod", &copper::cumprod);
+  def_arg(m, &cls, "argmin", &copper::argmin);
+  def_arg(m, &cls, "argmax", &copper::argmax);
+  def_scan(m, &cls, "cumsum", &copper::cumsum);
+  def_scan(m, &cls, "cumprod", &copper::cumprod);
+  // NaN-skipping statistics (module functions only, as NumPy's).
+  def_with_ddof(m, nullptr, "nanvar", &copper::nanvar);
+  def_with_ddof(m, nullptr, "nanstd", &copper::nanstd);
+  def_arg(m, nullptr, "nanargmin", &copper::nanargmin);
+  def_arg(m, nullptr, "nanargmax", &copper::nanargmax);
+  def_scan(m, nullptr, "nancumsum", &copper::nancumsum);
+  def_scan(m, nullptr, "nancumprod", &copper::nancumprod);
+  def_without_dtype(m, nullptr, "ptp", [](const ndarray& a, const Axes& axis, const ReduceOptions& o) {
+    return copper::ptp(a, axis, o.out, o.keepdims);
+  });
   m.def(
       "count_nonzero",
       [](nb::handle a, nb::handle axis, bool keepdims) -> nb::object {

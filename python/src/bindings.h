@@ -25,6 +25,9 @@ void bind_linalg_decomp(nb::module_& m);  // copper._core._linalg: numpy.linalg
 void bind_raw_kernels(nb::module_& m);  // RawKernel, RawModule
 
 void bind_user_kernels(nb::module_& m);  // ElementwiseKernel, ReductionKernel (both devices)
+void bind_statistics(nb::module_& m);  // average, cov, corrcoef, median, quantile, ...
+void bind_histograms(nb::module_& m);  // bincount, histogram, histogram2d, histogramdd
+void bind_order_statistics(nb::module_& m);  // median, quantile, percentile and nan forms
 void bind_fft(nb::module_& m);  // copper._core._fft: numpy.fft and the plan caches
 void bind_sorting(nb::module_& m, ArrayClass& cls);  // sort, argsort, unique, searchsorted, sets
 void bind_indexing_functions(nb::module_& m, ArrayClass& cls);  // take, put, nonzero, ix_, ...

@@ -22,6 +22,9 @@ NB_MODULE(_core, m) {
   bind_linalg_decomp(m);
   bind_raw_kernels(m);
   bind_user_kernels(m);
+  bind_statistics(m);
+  bind_histograms(m);
+  bind_order_statistics(m);
   bind_fft(m);
   bind_sorting(m, cls);
   bind_indexing_functions(m, cls);

@@ -1,6 +1,9 @@
-// mean, var, std, nanmean and count_nonzero: sums from the reduction kernels, the
+// mean, var, std, their nan forms and count_nonzero: sums from the reduction kernels, the
 // elementwise steps (divide, subtract, square) through the public ufunc API.
+#include <limits>
+
 #include "api/reduction_support.h"
+#include "copper/statistics.hpp"
 #include "copper/ufuncs.hpp"
 
 namespace copper {
@@ -41,7 +44,11 @@ ndarray finish(const ndarray& result, DType dtype, const std::optional<ndarray>&
   return result.dtype() == dtype ? result : result.astype(dtype);
 }
 
-ndarray variance(const ndarray& a, const Axes& axis, const ReduceOptions& opts, bool take_sqrt) {
+// var/std, and with skip_nan nanvar/nanstd: NaNs count as absent (zeroed before the
+// sums, left out of the counts), and slices with no degrees of freedom left give NaN.
+ndarray variance(const ndarray& a, const Axes& axis, const ReduceOptions& opts, bool take_sqrt, bool skip_nan) {
+  skip_nan = skip_nan && is_inexact(a.dtype());
+  if (skip_nan && opts.dtype && !is_inexact(*opts.dtype)) throw TypeError("If a is inexact, then dtype must be inexact");
   auto plan = plan_reduction(a, axis, opts.keepdims);
   if (opts.out) api::check_reduce_out(*opts.out, a, plan, "add");
   DType compute = stat_compute_dtype(a.dtype(), opts.dtype);
@@ -52,9 +59,21 @@ ndarray variance(const ndarray& a, const Axes& axis, const ReduceOptions& opts, 
     throw TypeError("Cannot cast ufunc 'sqrt' output from dtype('" + std::string(name(real_dtype(compute))) +
                     "') to dtype('" + std::string(name(opts.out->dtype())) + "') with casting rule 'same_kind'");
   auto keep_plan = plan_reduction(a, axis, true);
-  ndarray m = run_reduce(ReduceOp::sum, a, keep_plan, compute, std::nullopt, "add");
-  divide_in_place(m, plan.count);
-  ndarray x = subtract(a, m);
+  ndarray nan_mask = skip_nan ? isnan(a) : ndarray();
+  ndarray values = skip_nan ? where(nan_mask, 0, a) : a;
+  ndarray m = run_reduce(ReduceOp::sum, values, keep_plan, compute, std::nullopt, "add");
+  ndarray count;  // per slice, when NaNs make the counts differ
+  if (skip_nan) {
+    count = run_reduce(ReduceOp::sum, logical_not(nan_mask), keep_plan, int64, std::nullopt, "add");
+    UfuncOptions o;
+    o.out = m;
+    o.casting = Casting::unsafe;
+    true_divide(m, count, o);
+  } else {
+    divide_in_place(m, plan.count);
+  }
+  ndarray x = subtract(values, m);
+  if (skip_nan) x = where(nan_mask, 0, x);
   ndarray sq;
   if (is_complex(x.dtype())) {
     ndarray re = real(x), im = imag(x);
@@ -65,7 +84,16 @@ ndarray variance(const ndarray& a, const Axes& axis, const ReduceOptions& opts, 
     sq = multiply(x, x, o);
   }
   ndarray v = run_reduce(ReduceOp::sum, sq, plan, real_dtype(compute), std::nullopt, "add");
-  divide_in_place(v, std::max<std::int64_t>(plan.count - opts.ddof, 0));
+  if (skip_nan) {
+    ndarray dof = subtract(count.reshape(v.shape()), opts.ddof);
+    UfuncOptions o;
+    o.out = v;
+    o.casting = Casting::unsafe;
+    true_divide(v, dof, o);
+    v = where(greater(dof, 0), v, std::numeric_limits<double>::quiet_NaN());
+  } else {
+    divide_in_place(v, std::max<std::int64_t>(plan.count - opts.ddof, 0));
+  }
   if (take_sqrt) {
     UfuncOptions o;
     o.out = v;
@@ -85,8 +113,18 @@ ndarray mean(const ndarray& a, const Axes& axis, const ReduceOptions& opts) {
   return finish(s, mean_result_dtype(a.dtype(), opts.dtype), opts.out);
 }
 
-ndarray var(const ndarray& a, const Axes& axis, const ReduceOptions& opts) { return variance(a, axis, opts, false); }
-ndarray std(const ndarray& a, const Axes& axis, const ReduceOptions& opts) { return variance(a, axis, opts, true); }
+ndarray var(const ndarray& a, const Axes& axis, const ReduceOptions& opts) {
+  return variance(a, axis, opts, false, false);
+}
+ndarray std(const ndarray& a, const Axes& axis, const ReduceOptions& opts) {
+  return variance(a, axis, opts, true, false);
+}
+ndarray nanvar(const ndarray& a, const Axes& axis, const ReduceOptions& opts) {
+  return variance(a, axis, opts, false, true);
+}
+ndarray nanstd(const ndarray& a, const Axes& axis, const ReduceOptions& opts) {
+  return variance(a, axis, opts, true, true);
+}
 
 ndarray nanmean(const ndarray& a, const Axes& axis, const ReduceOptions& opts) {
   if (!is_inexact(a.dtype())) return mean(a, axis, opts);

@@ -48,6 +48,19 @@ struct Selection {
   std::shared_ptr<Buffer> tile_offsets;
 };
 
+// One axis of a histogram (Backend::histogram): the sample's values along it and how
+// they map to bins.
+enum class HistogramBins {
+  index,          // x is int64 and is the bin itself (bincount; the caller checked the range)
+  edges,          // sorted edges (ops/scalar_histogram.h's rule), found by binary search
+  uniform_edges,  // strictly increasing, equally spaced edges: guessed by arithmetic, then corrected
+};
+struct HistogramAxis {
+  ArrayView x;      // 1-D, the sample's length, any strides; converted to edges.dtype to compare
+  ArrayView edges;  // 1-D C-contiguous, nbins + 1 values: int64, uint64, float32 or float64
+  HistogramBins bins;
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -100,6 +113,13 @@ class Backend {
   // (checked by the caller); src any strides; out C-contiguous of shape (len(rows), src.shape[1:]).
   virtual void take_rows(const ArrayView& src, const ArrayView& rows, const ArrayView& out) = 0;
 
+  // Histogram counts (bincount, histogram, histogramdd): element i of the sample falls
+  // in bin (b_0, ..., b_{D-1}) of out (C-contiguous, shape (nbins_0, ...), with
+  // nbins_d = out.shape[d]) unless some axis drops it, and adds weights[i] there (1
+  // without weights). out is overwritten; its dtype is the accumulator: int64 (counts,
+  // or signed/bool weights), uint64, float64 or complex128; weights (1-D, any strides,
+  // any dtype) convert to it as astype would. Float sums may differ in rounding order.
+  virtual void histogram(std::span<const HistogramAxis> axes, const ArrayView* weights, const ArrayView& out) = 0;
   // ---- Indexing: gathers, scatters and stream compaction (cpu_indexing_*.cpp,
   // cuda_indexing_*.cpp). Out-of-bounds indices in raise mode: the CPU throws IndexError
   // before writing anything; a GPU never touches memory out of bounds and records the

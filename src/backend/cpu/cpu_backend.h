@@ -32,6 +32,8 @@ class CpuBackend final : public backend::Backend {
   void random_params(ops::philox::Kind kind, const ops::philox::RandomParams& p, std::span<const ArrayView> params,
                      const ArrayView& out) override;
   void take_rows(const ArrayView& src, const ArrayView& rows, const ArrayView& out) override;
+  // cpu_histogram.cpp
+  void histogram(std::span<const HistogramAxis> axes, const ArrayView* weights, const ArrayView& out) override;
   // cpu_sort.cpp (vqsort or std::sort), cpu_search.cpp
   void sort_rows(const ArrayView& in, const ArrayView* values, const ArrayView* indices) override;
   void lexsort_rows(std::span<const ArrayView> keys, const ArrayView& indices) override;

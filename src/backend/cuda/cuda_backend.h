@@ -30,6 +30,8 @@ class CudaBackend final : public backend::Backend {
   void random_params(ops::philox::Kind kind, const ops::philox::RandomParams& p, std::span<const ArrayView> params,
                      const ArrayView& out) override;
   void take_rows(const ArrayView& src, const ArrayView& rows, const ArrayView& out) override;
+  // cuda_histogram.cpp
+  void histogram(std::span<const HistogramAxis> axes, const ArrayView* weights, const ArrayView& out) override;
 
   // cuda_indexing_gather.cpp, cuda_indexing_scatter.cpp, cuda_indexing_apply.cpp, cuda_indexing_compact.cpp (errors: cuda_index_errors.h)
   void gather(const ArrayView& src, const IndexArrays& index, const ArrayView& out) override;

@@ -30,6 +30,7 @@ enum KernelFamily : unsigned {
   kFamilySelectCoordinates = 66,
   kFamilyAtKeys = 67,             // cuda_indexing_apply.cpp: ufunc.at's ordered path (targets,
   kFamilyAtOrdered = 68,          //   then runs of equal targets in position order)
+  kFamilyHistogram = 80,          // cuda_histogram.cpp (bincount, histogram, histogramdd)
 };
 
 }  // namespace copper::backend::cuda

@@ -1,0 +1,20 @@
+// Python arguments shared by the reduction, statistics and histogram bindings.
+#pragma once
+#include "convert.h"
+
+namespace copper::python {
+
+// operator.index(obj), raising NumPy's TypeError for floats, tuples, ...
+int index_from_py(nb::handle obj);
+// axis: None (all), an int, or a tuple/list of ints; NumPy's rules for 0-d arrays.
+Axes axes_arg(nb::handle axis, int ndim);
+// axis: None or one int.
+std::optional<int> single_axis_arg(nb::handle axis);
+// out: None or a copper array (TypeError otherwise).
+std::optional<ndarray> out_arg(nb::handle out);
+// A copper array as it is; anything else (NumPy arrays, lists, scalars) copied to the default device.
+ndarray array_arg(nb::handle a);
+// An optional array argument: None -> nullopt, else array_arg on `device`.
+std::optional<ndarray> optional_array_arg(nb::handle a, Device device);
+
+}  // namespace copper::python
