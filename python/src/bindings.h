@@ -26,4 +26,7 @@ void bind_raw_kernels(nb::module_& m);  // RawKernel, RawModule
 
 void bind_user_kernels(nb::module_& m);  // ElementwiseKernel, ReductionKernel (both devices)
 void bind_indexing_functions(nb::module_& m, ArrayClass& cls);  // take, put, nonzero, ix_, ...
+void bind_elementwise(nb::module_& m);  // sinc, i0, fix, nan_to_num, isclose, array_equal, ...
+// Sets the Python error for the C++ exception being handled (inside a catch block).
+void set_python_error_from_current_exception();
 }  // namespace copper::python

@@ -23,4 +23,5 @@ NB_MODULE(_core, m) {
   bind_raw_kernels(m);
   bind_user_kernels(m);
   bind_indexing_functions(m, cls);
+  bind_elementwise(m);
 }

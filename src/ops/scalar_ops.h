@@ -11,6 +11,7 @@
 #pragma once
 #include "ops/scalar_types.h"
 #include "ops/scalar_math.h"
+#include "ops/scalar_invoke.h"
 
 namespace copper::ops {
 
@@ -317,12 +318,23 @@ struct power {
   template <Complex T> COPPER_HD static T call(T a, T b) { return math::pow(a, b); }
 };
 
+// power in double precision at least (NumPy's loops: float64 and complex128 only).
+struct float_power {
+  template <class T> requires is_same_v<T, double> || is_same_v<T, complex128>
+  COPPER_HD static T call(T a, T b) { return power::call(a, b); }
+};
+
 struct arctan2 {
   template <Float T> COPPER_HD static T call(T a, T b) { return math::atan2(a, b); }
 };
 
 struct hypot {
   template <Float T> COPPER_HD static T call(T a, T b) { return math::hypot(a, b); }
+};
+
+// (floor_divide, remainder) in one pass.
+struct divmod {
+  template <Real T> COPPER_HD static pair<T, T> call(T a, T b) { return {floor_divide::call(a, b), remainder::call(a, b)}; }
 };
 
 // ======================= binary: extrema =======================
@@ -437,3 +449,6 @@ struct clip {
 };
 
 }  // namespace copper::ops
+
+#include "ops/scalar_ops_float.h"
+#include "ops/scalar_ops_integer.h"

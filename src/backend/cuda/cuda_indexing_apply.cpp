@@ -96,8 +96,8 @@ std::string scatter_apply_source(const IndexPlan& p, int mode, ops::UfuncId op, 
        "  const L x = copper::ops::cast<L>(cur);\n";
   if (binary) s += "  const L y = *reinterpret_cast<const L*>(vp);\n";
   else s += "  (void)vp;\n";
-  s += "  const O r = copper::kern::store<O>(copper::ops::" + std::string(ops::info(op).name) +
-       "::call(copper::kern::load(x)" + (binary ? ", copper::kern::load(y)" : "") + "));\n";
+  s += "  const O r = copper::ops::invoke<copper::ops::" + std::string(ops::info(op).name) + ", O>(x" +
+       (binary ? ", y" : "") + ");\n";
   s += "  return copper::ops::cast<D>(r);\n}\n";
   s += "__device__ __forceinline__ void update(char* p, const char* vp) {\n";
   const std::string native = binary ? native_add(op, t, loop) : "";

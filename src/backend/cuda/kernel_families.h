@@ -28,6 +28,7 @@ enum KernelFamily : unsigned {
   kFamilySelectCount = 64,        // cuda_indexing_compact.cpp: 64-66
   kFamilySelectValues = 65,
   kFamilySelectCoordinates = 66,
+  kFamilyUfuncFold = 110,       // cuda_fold.cpp (ufunc.reduce/accumulate/reduceat of any binary op)
 };
 
 }  // namespace copper::backend::cuda
