@@ -158,7 +158,25 @@ def random_section(libs, n, bw, repeats):
                 rows.append(timed_row(libs, f"{what} {n:.0e} {name} (legacy rand/randn)", lambda L: None,
                                       lambda L, _, what=what: legacy(L, what, n), floor, repeats,
                                       names=("copper", "cupy")))
+    # The samplers issue 14 added (one counter stream per element), float64 / int64, n / 10 draws.
+    m = max(n // 10, 1)
+    floor = m * 8 / bw["copy_bw"] * 1e3 if bw.get("copy_bw") else None
+    for label, call in SAMPLERS:
+        rows.append(timed_row(libs, f"{label} {m:.0e} (Generator)", generator,
+                              lambda L, g, call=call: call(g, m), floor, repeats, names=("copper", "cupy")))
     return rows
+
+
+# Generator draws of the distributions beyond uniform/normal (same spelling in copper and CuPy).
+SAMPLERS = [
+    ("gumbel(0, 1)", lambda g, m: g.gumbel(0.0, 1.0, m)),
+    ("standard_gamma(2.5)", lambda g, m: g.standard_gamma(2.5, m)),
+    ("chisquare(3)", lambda g, m: g.chisquare(3.0, m)),
+    ("standard_t(5)", lambda g, m: g.standard_t(5.0, m)),
+    ("geometric(0.1)", lambda g, m: g.geometric(0.1, m)),
+    ("hypergeometric(100, 200, 50)", lambda g, m: g.hypergeometric(100, 200, 50, m)),
+    ("negative_binomial(5, 0.3)", lambda g, m: g.negative_binomial(5, 0.3, m)),
+]
 
 
 def norm_section(libs, n, stack, bw, repeats):

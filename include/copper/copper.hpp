@@ -6,6 +6,7 @@
 #include "copper/dtype.hpp"
 #include "copper/elementwise.hpp"
 #include "copper/errors.hpp"
+#include "copper/fft.hpp"
 #include "copper/format.hpp"
 #include "copper/indexing.hpp"
 #include "copper/kernels.hpp"
@@ -19,3 +20,7 @@
 #include "copper/runtime.hpp"
 #include "copper/scalar.hpp"
 #include "copper/ufuncs.hpp"
+#include "copper/sorting.hpp"
+// Interoperability: DLPack, foreign memory, stream hand-off; the array API standard's names.
+#include "copper/array_api.hpp"
+#include "copper/interop.hpp"

@@ -19,6 +19,8 @@ struct RuntimeError : error { using error::error; };
 struct AxisError : ValueError { using ValueError::ValueError; };
 struct LinAlgError : ValueError { using ValueError::ValueError; };
 struct OutOfMemoryError : error { using error::error; };
+// Python's BufferError: memory that cannot be shared as asked (DLPack exports and imports).
+struct BufferError : error { using error::error; };
 struct CompileError : error {
   CompileError(const std::string& what, std::string log) : error(what), log(std::move(log)) {}
   std::string log;

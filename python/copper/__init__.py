@@ -13,11 +13,22 @@ from copper._reductions import *  # noqa: F401,F403
 from copper._manipulation import *  # noqa: F401,F403
 from copper._creation import *  # noqa: F401,F403
 from copper._format import *  # noqa: F401,F403
+from copper._sorting import *  # noqa: F401,F403
 from copper._kernels import ElementwiseKernel, ReductionKernel  # noqa: F401  (CuPy's user kernels, both devices)
 from copper import random  # noqa: F401  (numpy.random / cupy.random)
 from copper import linalg  # noqa: F401  (numpy.linalg / cupy.linalg)
 from copper import cuda  # noqa: F401  (streams, events, devices, memory pool: CuPy's cupy.cuda)
 from copper import profiler  # noqa: F401  (benchmark: CuPy's cupyx.profiler)
+from copper import fft  # noqa: F401  (numpy.fft / cupy.fft)
 from copper.cuda import get_default_memory_pool  # noqa: F401
+from copper._flatiter import flatiter  # noqa: F401  (ndarray.flat)
+from copper._index_tricks import r_, c_, s_, index_exp  # noqa: F401
+from copper._dlpack import from_dlpack, fromDlpack  # noqa: F401  (DLPack consumer; __dlpack__ is on ndarray)
+from copper._numpy_dispatch import get_array_module  # noqa: F401  (and NumPy's __array_ufunc__/__array_function__)
+from copper._array_api import *  # noqa: F401,F403  (the array API standard: copper is its own namespace)
+from copper import _serialization  # noqa: F401  (pickling for Dask's distributed workers; Dask tokens)
+from copper import _dask  # noqa: F401  (Dask's per-type dispatch for copper chunks, once Dask is imported)
+
+ndarray.flat = property(flatiter, doc="A flat iterator over the array in C order (CuPy's flatiter).")
 
 __version__ = "0.1.0"

@@ -189,3 +189,15 @@ runtime = types.SimpleNamespace(
     deviceCanAccessPeer=lambda device, peer: int(_cuda.can_access_peer(device, peer)),
     deviceSynchronize=lambda: synchronize(),
 )
+
+# ``cupy.cuda.device``: the module CuPy keeps its Device class in.
+device = types.SimpleNamespace(Device=Device)
+
+# ``cupy.cuda.cufft``: the plan classes copper's FFT plan caches hold (copper.fft.config).
+cufft = types.SimpleNamespace(
+    Plan1d=_core._fft.Plan1d,
+    PlanNd=_core._fft.PlanNd,
+    CUFFT_FORWARD=-1,
+    CUFFT_INVERSE=1,
+    get_current_plan=lambda: None,  # copper has no plan context managers
+)

@@ -88,3 +88,37 @@ def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
     if rtol is not None and tol is not None:
         raise ValueError("`tol` and `rtol` can't be both set.")
     return _l.matrix_rank(A, tol, hermitian, rtol)
+
+
+# The array API standard's linalg extension: its names and keyword-only signatures over
+# copper's top-level functions (NumPy 2's numpy.linalg has the same ones).
+def cross(x1, x2, /, *, axis=-1):
+    if x1.shape[axis] != 3 or x2.shape[axis] != 3:
+        raise ValueError("cross: both inputs must have 3 elements along the axis "
+                         f"(got {x1.shape[axis]} and {x2.shape[axis]})")
+    return _core.cross(x1, x2, axis=axis)
+
+
+def diagonal(x, /, *, offset=0):
+    return _core.diagonal(x, offset, -2, -1)
+
+
+def trace(x, /, *, offset=0, dtype=None):
+    return _core.trace(x, offset, -2, -1, dtype)
+
+
+def outer(x1, x2, /):
+    if x1.ndim != 1 or x2.ndim != 1:
+        raise ValueError(f"outer: inputs must be 1-d (got {x1.ndim}-d and {x2.ndim}-d)")
+    return _core.outer(x1, x2)
+
+
+def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
+    return _core._vector_norm(x, axis, keepdims, float(ord))
+
+
+matrix_transpose = _core.matrix_transpose
+
+
+def vecdot(x1, x2, /, *, axis=-1):
+    return _core.vecdot(x1, x2, axis=axis)

@@ -54,8 +54,7 @@ void bind_creation(nb::module_& m) {
       "array",
       [](nb::handle obj, nb::handle dtype, bool copy, nb::handle device) {
         ndarray a = array_from_py(obj, optional_dtype(dtype), device_from_py(device));
-        if (copy && nb::isinstance<ndarray>(obj) && a.buffer() == nb::cast<const ndarray&>(obj).buffer())
-          return a.copy();
+        if (copy && shares_memory_with_source(obj, a)) return a.copy();
         return a;
       },
       nb::arg("obj"), nb::arg("dtype") = nb::none(), nb::arg("copy") = true, nb::arg("device") = nb::none());

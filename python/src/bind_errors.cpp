@@ -28,6 +28,8 @@ void translate(const std::exception_ptr& p) {
     PyErr_SetString(PyExc_OverflowError, e.what());
   } catch (const NotImplementedError& e) {
     PyErr_SetString(PyExc_NotImplementedError, e.what());
+  } catch (const BufferError& e) {
+    PyErr_SetString(PyExc_BufferError, e.what());
   } catch (const OutOfMemoryError& e) {
     PyErr_SetString(out_of_memory.ptr(), e.what());
   } catch (const CompileError& e) {

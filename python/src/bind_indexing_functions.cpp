@@ -43,6 +43,16 @@ std::optional<ndarray> out_arg(nb::handle out) {
   return nb::cast<ndarray>(out);
 }
 
+// The *_from functions read arr.ndim and arr.shape, as NumPy's do: other objects raise
+// AttributeError there.
+ndarray array_with_shape(nb::handle obj) {
+  if (!nb::isinstance<ndarray>(obj) && !nb::hasattr(obj, "ndim")) {
+    PyErr_Format(PyExc_AttributeError, "'%s' object has no attribute 'ndim'", Py_TYPE(obj.ptr())->tp_name);
+    throw nb::python_error();
+  }
+  return as_array(obj);
+}
+
 ndarray& target_arg(nb::handle a, const char* fn) {
   if (!nb::isinstance<ndarray>(a)) throw TypeError(std::string(fn) + "() argument 1 must be copper.ndarray");
   return nb::cast<ndarray&>(a);
@@ -66,6 +76,7 @@ std::vector<ndarray> arrays_like(nb::handle seq, Device device) {
 }
 
 Order order_arg(nb::handle order) {
+  if (order.is_none()) return Order::C;
   const std::string o = nb::cast<std::string>(order);
   if (o == "C" || o == "c") return Order::C;
   if (o == "F" || o == "f") return Order::F;
@@ -133,7 +144,10 @@ void bind_indexing_functions(nb::module_& m, ArrayClass& cls) {
       "putmask",
       [](nb::handle a, nb::handle mask, nb::handle values) {
         ndarray& x = target_arg(a, "putmask");
-        putmask(x, on_device(mask, x.device()), operand_from_py(values, x.device()));
+        // Sequences become arrays of x's dtype, as NumPy converts them; arrays must cast safely.
+        const bool typed = nb::isinstance<ndarray>(values) || nb::hasattr(values, "dtype") || is_python_scalar(values);
+        putmask(x, on_device(mask, x.device()),
+                typed ? operand_from_py(values, x.device()) : operand(array_from_py(values, x.dtype(), x.device())));
       },
       nb::arg("a"), nb::arg("mask"), nb::arg("values"));
   m.def("choose", &choose_py, nb::arg("a"), nb::arg("choices"), nb::arg("out").none() = nb::none(),
@@ -141,6 +155,8 @@ void bind_indexing_functions(nb::module_& m, ArrayClass& cls) {
   m.def(
       "select",
       [](nb::handle condlist, nb::handle choicelist, nb::handle default_) {
+        if (!is_python_scalar(default_) && !(nb::hasattr(default_, "ndim") && nb::cast<int>(default_.attr("ndim")) == 0))
+          throw TypeError("default only accepts scalar values");
         std::vector<ndarray> conds = arrays_like(condlist, default_device());
         Device device = conds.empty() ? default_device() : conds[0].device();
         return select(conds, arrays_like(choicelist, device), operand_from_py(default_, device));
@@ -169,7 +185,7 @@ void bind_indexing_functions(nb::module_& m, ArrayClass& cls) {
       [](nb::handle idx, nb::handle shape, nb::handle order) {
         return tuple_of(unravel_index(as_array(idx), shape_from_py(shape), order_arg(order)));
       },
-      nb::arg("indices"), nb::arg("shape"), nb::arg("order") = "C");
+      nb::arg("indices"), nb::arg("shape"), nb::arg("order").none() = "C");
   m.def(
       "ravel_multi_index",
       [](nb::handle multi_index, nb::handle dims, nb::handle mode, nb::handle order) {
@@ -181,10 +197,10 @@ void bind_indexing_functions(nb::module_& m, ArrayClass& cls) {
         for (nb::handle c : multi_index) coords.push_back(index_like(c, default_device()));
         return ravel_multi_index(coords, shape_from_py(dims), modes, order_arg(order));
       },
-      nb::arg("multi_index"), nb::arg("dims"), nb::arg("mode") = "raise", nb::arg("order") = "C");
+      nb::arg("multi_index"), nb::arg("dims"), nb::arg("mode") = "raise", nb::arg("order").none() = "C");
   m.def("diag_indices", [](std::int64_t n, int ndim) { return tuple_of(diag_indices(n, ndim)); }, nb::arg("n"),
         nb::arg("ndim") = 2);
-  m.def("diag_indices_from", [](nb::handle arr) { return tuple_of(diag_indices_from(as_array(arr))); },
+  m.def("diag_indices_from", [](nb::handle arr) { return tuple_of(diag_indices_from(array_with_shape(arr))); },
         nb::arg("arr"));
   m.def(
       "tril_indices",
@@ -194,9 +210,9 @@ void bind_indexing_functions(nb::module_& m, ArrayClass& cls) {
       "triu_indices",
       [](std::int64_t n, std::int64_t k, std::optional<std::int64_t> mm) { return tuple_of(triu_indices(n, k, mm)); },
       nb::arg("n"), nb::arg("k") = 0, nb::arg("m").none() = nb::none());
-  m.def("tril_indices_from", [](nb::handle arr, std::int64_t k) { return tuple_of(tril_indices_from(as_array(arr), k)); },
+  m.def("tril_indices_from", [](nb::handle arr, std::int64_t k) { return tuple_of(tril_indices_from(array_with_shape(arr), k)); },
         nb::arg("arr"), nb::arg("k") = 0);
-  m.def("triu_indices_from", [](nb::handle arr, std::int64_t k) { return tuple_of(triu_indices_from(as_array(arr), k)); },
+  m.def("triu_indices_from", [](nb::handle arr, std::int64_t k) { return tuple_of(triu_indices_from(array_with_shape(arr), k)); },
         nb::arg("arr"), nb::arg("k") = 0);
   m.def(
       "mask_indices",

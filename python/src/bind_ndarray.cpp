@@ -2,6 +2,7 @@
 #include <Python.h>
 
 #include "bindings.h"
+#include "interop.h"
 
 namespace copper::python {
 
@@ -140,6 +141,7 @@ void bind_ndarray(nb::module_& m, ArrayClass& cls) {
 
   m.def("asnumpy", [](nb::handle a) -> nb::object {
     if (nb::isinstance<ndarray>(a)) return to_numpy(nb::cast<const ndarray&>(a));
+    if (auto gpu = from_cuda_array_interface(a)) return to_numpy(*gpu);  // another library's GPU array
     return numpy().attr("asarray")(a);
   });
 }

@@ -2,11 +2,10 @@
 // copper.random. size=None gives a 0-d array (as CuPy), never a Python scalar.
 #include "bindings.h"
 #include "api/random_internal.h"
+#include "bind_random_util.h"
 #include "copper/random.hpp"
 
 namespace copper::python {
-
-namespace {
 
 using random::Generator;
 using random::RandomState;
@@ -79,6 +78,14 @@ ndarray int_param_of(nb::handle v) {
   return array(&i, Shape{}, int64, default_device());
 }
 
+// An integer bound that may be given as a float: truncated toward zero, as NumPy's int().
+__int128 bound_int(nb::handle v) {
+  if (nb::hasattr(v, "__index__")) return wide_int(v);
+  nb::object i = nb::steal(PyNumber_Long(v.ptr()));
+  if (!i.is_valid()) throw nb::python_error();
+  return wide_int(i);
+}
+
 ndarray integers_any(Generator& g, nb::handle low, nb::handle high, nb::handle size, DType t, bool endpoint) {
   if (is_array_param(low) || is_array_param(high)) {
     std::optional<ndarray> hi;
@@ -86,28 +93,35 @@ ndarray integers_any(Generator& g, nb::handle low, nb::handle high, nb::handle s
     return g.integers(int_param_of(low), hi, opt_size(size), t, endpoint);
   }
   if (high.is_none()) {
-    const __int128 h = wide_int(low);
+    const __int128 h = bound_int(low);
     if (endpoint ? h < 0 : h <= 0) throw ValueError(endpoint ? "high < 0" : "high <= 0");
     return random::integers_wide(g, 0, h, endpoint, size_of(size), t);
   }
-  return random::integers_wide(g, wide_int(low), wide_int(high), endpoint, size_of(size), t);
+  return random::integers_wide(g, bound_int(low), bound_int(high), endpoint, size_of(size), t);
 }
 
-std::uint64_t seed_of(nb::handle seed) {
-  if (PyFloat_Check(seed.ptr()) || !nb::hasattr(seed, "__index__"))
-    throw TypeError("SeedSequence expects int or sequence of ints for entropy not " +
-                    std::string(nb::str(seed).c_str()));
-  nb::object i = nb::steal(PyNumber_Index(seed.ptr()));
+DType dtype_or(nb::handle dtype, DType fallback) { return dtype.is_none() ? fallback : dtype_from_py(dtype); }
+
+namespace {
+
+// One seed value as an integer: ints and NumPy integers; TypeError for the rest.
+nb::object seed_int(nb::handle v) {
+  if (PyFloat_Check(v.ptr()) || PyComplex_Check(v.ptr()) || !nb::hasattr(v, "__index__") ||
+      (nb::hasattr(v, "dtype") && nb::str(v.attr("dtype").attr("kind")).equal(nb::str("b"))))
+    throw TypeError("SeedSequence expects int or sequence of ints for entropy not " + std::string(nb::str(v).c_str()));
+  nb::object i = nb::steal(PyNumber_Index(v.ptr()));
+  if (!i.is_valid()) throw nb::python_error();
   if (PyObject_RichCompareBool(i.ptr(), nb::int_(0).ptr(), Py_LT)) throw ValueError("expected non-negative integer");
-  // Seeds past 64 bits fold their 64-bit pieces together.
-  std::uint64_t folded = 0;
-  nb::object rest = i;
+  return i;
+}
+
+void append_words(nb::handle i, std::vector<std::uint64_t>& words) {
   const nb::object mask = nb::int_(0xffffffffffffffffull), shift = nb::int_(64);
-  for (int k = 0; PyObject_IsTrue(rest.ptr()); ++k) {
-    folded ^= nb::cast<std::uint64_t>(rest & mask) * (k ? 0x9E3779B97F4A7C15ull * k : 1);
+  nb::object rest = nb::borrow(i);
+  do {
+    words.push_back(nb::cast<std::uint64_t>(rest & mask));
     rest = rest >> shift;
-  }
-  return folded;
+  } while (PyObject_IsTrue(rest.ptr()));
 }
 
 std::optional<std::int64_t> legacy_seed(nb::handle seed) {
@@ -117,35 +131,90 @@ std::optional<std::int64_t> legacy_seed(nb::handle seed) {
   return static_cast<std::int64_t>(s);
 }
 
-std::optional<std::vector<double>> probabilities(nb::handle p) {
+// NumPy's legacy seed: an int, or a 1-d sequence of ints; floats raise TypeError.
+void seed_legacy(RandomState& s, nb::handle seed) {
+  if (!seed.is_none() && (is_array_param(seed) || PySequence_Check(seed.ptr()))) {
+    nb::object arr = numpy().attr("asarray")(seed);
+    const std::string kind = nb::cast<std::string>(arr.attr("dtype").attr("kind"));
+    if (kind != "i" && kind != "u") throw TypeError("Cannot cast array data from dtype('" +
+                                                    nb::cast<std::string>(nb::str(arr.attr("dtype"))) +
+                                                    "') to dtype('int64') according to the rule 'safe'");
+    std::vector<std::uint64_t> words;
+    for (nb::handle v : arr.attr("ravel")().attr("tolist")()) {
+      const __int128 w = wide_int(v);
+      if (w < 0 || w > 0xffffffffLL) throw ValueError("Seed must be between 0 and 2**32 - 1");
+      words.push_back(static_cast<std::uint64_t>(w));
+    }
+    s.seed_words(words);
+    return;
+  }
+  if (!seed.is_none() && !PyBool_Check(seed.ptr()) && nb::hasattr(seed, "dtype") &&
+      nb::cast<std::string>(seed.attr("dtype").attr("kind")) == "b")
+    throw ValueError("Seed array must be 1-d");  // NumPy reads a NumPy bool as a 0-d array
+  if (!seed.is_none() && (PyFloat_Check(seed.ptr()) || PyComplex_Check(seed.ptr()) || !nb::hasattr(seed, "__index__")))
+    throw TypeError("Cannot cast scalar from " + nb::cast<std::string>(nb::repr(numpy().attr("asarray")(seed).attr("dtype"))) +
+                    " to dtype('int64') according to the rule 'safe'");
+  s.seed(legacy_seed(seed));
+}
+
+std::optional<std::vector<double>> probabilities(nb::handle p, bool legacy) {
   if (p.is_none()) return std::nullopt;
   nb::object arr = numpy().attr("asarray")(nb::isinstance<ndarray>(p) ? to_numpy(nb::cast<const ndarray&>(p)) : nb::borrow(p),
                                            "float64");
-  if (nb::cast<int>(arr.attr("ndim")) != 1) throw ValueError("p must be 1-dimensional");
+  if (nb::cast<int>(arr.attr("ndim")) != 1) throw ValueError(legacy ? "'p' must be 1-dimensional" : "p must be 1-dimensional");
   return nb::cast<std::vector<double>>(arr.attr("tolist")());
+}
+
+// Whether `a` names a population size (a Python or NumPy integer) rather than an array.
+bool is_population_size(nb::handle a) {
+  if (nb::isinstance<ndarray>(a)) return false;
+  if (PyLong_Check(a.ptr())) return true;
+  return nb::hasattr(a, "__index__") && (!nb::hasattr(a, "ndim") || nb::cast<int>(a.attr("ndim")) == 0);
+}
+
+// The `out=` result: the caller's own object back (NumPy returns `out` itself).
+nb::object result_or_out(const ndarray& r, nb::handle out) {
+  if (!out.is_none()) return nb::borrow(out);
+  return nb::cast(r);
 }
 
 }  // namespace
 
+std::vector<std::uint64_t> seed_words(nb::handle seed) {
+  std::vector<std::uint64_t> words;
+  if (is_array_param(seed) || (PySequence_Check(seed.ptr()) && !PyUnicode_Check(seed.ptr()))) {
+    nb::object arr = numpy().attr("asarray")(seed, "object");
+    for (nb::handle v : arr.attr("ravel")().attr("tolist")()) append_words(seed_int(v), words);
+    if (words.empty()) words.push_back(0);
+    return words;
+  }
+  append_words(seed_int(seed), words);
+  return words;
+}
+
 void bind_random(nb::module_& m) {
   nb::module_ r = m.def_submodule("_random", "random numbers (see copper.random)");
-  const nb::object f64 = nb::none(), none = nb::none();
-  auto float_dtype = [](nb::handle dtype) { return dtype.is_none() ? float64 : dtype_from_py(dtype); };
+  auto float_dtype = [](nb::handle dtype) { return dtype_or(dtype, float64); };
 
-  nb::class_<Generator>(r, "Generator")
-      .def(
-          "__init__", [](Generator* g, nb::handle seed) {
-            if (seed.is_none()) new (g) Generator();
-            else new (g) Generator(seed_of(seed));
-          },
-          nb::arg("seed") = nb::none())
-      .def_prop_ro("bit_generator", [](nb::handle self) { return nb::borrow(self); })
+  auto gen = nb::class_<Generator>(r, "Generator");
+  gen.def(
+         "__init__",
+         [](Generator* g, nb::handle seed, std::uint64_t salt) {
+           if (seed.is_none() && salt == 0) new (g) Generator();
+           else if (seed.is_none()) new (g) Generator(Generator::from_words({Generator().key()}, salt));
+           else new (g) Generator(Generator::from_words(seed_words(seed), salt));
+         },
+         nb::arg("seed") = nb::none(), nb::arg("salt") = 0)
+      // Makes this generator draw from `other`'s stream (NumPy's Generator(bit_generator)).
+      .def("_share", [](Generator& g, const Generator& other) { g = other; })
+      .def("_get_state", [](const Generator& g) { return nb::make_tuple(g.key(), g.counter()); })
+      .def("_set_state", [](Generator& g, std::uint64_t key, std::uint64_t counter) { g.set_state(key, counter); })
       .def("random_raw", [](Generator& g, nb::handle size) { return g.random_raw(size_of(size)); },
            nb::arg("size") = nb::none())
       .def(
           "random",
           [=](Generator& g, nb::handle size, nb::handle dtype, nb::handle out) {
-            return g.random(size_of(size), float_dtype(dtype), out_of(out));
+            return result_or_out(g.random(size_of(size), float_dtype(dtype), out_of(out)), out);
           },
           nb::arg("size") = nb::none(), nb::arg("dtype") = nb::none(), nb::arg("out") = nb::none())
       .def(
@@ -158,15 +227,14 @@ void bind_random(nb::module_& m) {
       .def(
           "integers",
           [](Generator& g, nb::handle low, nb::handle high, nb::handle size, nb::handle dtype, bool endpoint) {
-            const DType t = dtype.is_none() ? int64 : dtype_from_py(dtype);
-            return integers_any(g, low, high, size, t, endpoint);
+            return integers_any(g, low, high, size, dtype_or(dtype, int64), endpoint);
           },
           nb::arg("low"), nb::arg("high") = nb::none(), nb::arg("size") = nb::none(), nb::arg("dtype") = nb::none(),
           nb::arg("endpoint") = false)
       .def(
           "standard_normal",
           [=](Generator& g, nb::handle size, nb::handle dtype, nb::handle out) {
-            return g.standard_normal(size_of(size), float_dtype(dtype), out_of(out));
+            return result_or_out(g.standard_normal(size_of(size), float_dtype(dtype), out_of(out)), out);
           },
           nb::arg("size") = nb::none(), nb::arg("dtype") = nb::none(), nb::arg("out") = nb::none())
       .def(
@@ -178,8 +246,8 @@ void bind_random(nb::module_& m) {
           nb::arg("loc") = 0.0, nb::arg("scale") = 1.0, nb::arg("size") = nb::none())
       .def(
           "standard_exponential",
-          [=](Generator& g, nb::handle size, nb::handle dtype, nb::handle method, nb::handle out) {
-            return g.standard_exponential(size_of(size), float_dtype(dtype), out_of(out));
+          [=](Generator& g, nb::handle size, nb::handle dtype, nb::handle, nb::handle out) {
+            return result_or_out(g.standard_exponential(size_of(size), float_dtype(dtype), out_of(out)), out);
           },
           nb::arg("size") = nb::none(), nb::arg("dtype") = nb::none(), nb::arg("method") = "zig",
           nb::arg("out") = nb::none())
@@ -192,9 +260,23 @@ void bind_random(nb::module_& m) {
           nb::arg("scale") = 1.0, nb::arg("size") = nb::none())
       .def(
           "standard_gamma",
-          [=](Generator& g, nb::handle shape, nb::handle size, nb::handle dtype, nb::handle out) {
-            if (!out.is_none()) throw NotImplementedError("copper.random: standard_gamma(out=) is not supported yet");
-            return g.standard_gamma(param_of(shape), opt_size(size), float_dtype(dtype));
+          [=](Generator& g, nb::handle shape, nb::handle size, nb::handle dtype, nb::handle out) -> nb::object {
+            const DType t = float_dtype(dtype);
+            if (t != float32 && t != float64)
+              throw TypeError("Unsupported dtype " + random::dtype_repr(t) + " for standard_gamma");
+            const ndarray* o = out_of(out);
+            if (!o) return nb::cast(g.standard_gamma(param_of(shape), opt_size(size), t));
+            // out=: NumPy's checks (dtype, C-contiguity, size), then the draw copied in.
+            if (o->dtype() != t)
+              throw TypeError("Supplied output array has the wrong type. Expected " + std::string(name(t)) + ", got " +
+                              std::string(name(o->dtype())));
+            if (!o->is_c_contiguous())
+              throw ValueError("Supplied output array must be contiguous, writable, aligned, and in machine byte-order.");
+            if (!size.is_none() && shape_from_py(size) != o->shape())
+              throw ValueError("size must match out.shape when used together");
+            ndarray target = *o;
+            target.assign(g.standard_gamma(param_of(shape), o->shape(), t));
+            return nb::borrow(out);
           },
           nb::arg("shape"), nb::arg("size") = nb::none(), nb::arg("dtype") = nb::none(), nb::arg("out") = nb::none())
       .def(
@@ -224,72 +306,133 @@ void bind_random(nb::module_& m) {
       .def(
           "choice",
           [](Generator& g, nb::handle a, nb::handle size, bool replace, nb::handle p, int axis, bool shuffle) {
-            if (axis != 0) throw NotImplementedError("copper.random: choice(axis != 0) is not supported yet");
-            const auto probs = probabilities(p);
+            const auto probs = probabilities(p, false);
             const std::vector<double>* pp = probs ? &*probs : nullptr;
-            if (PyLong_Check(a.ptr()) || (nb::hasattr(a, "__index__") && !nb::hasattr(a, "ndim")) ||
-                (nb::hasattr(a, "ndim") && nb::hasattr(a, "__index__") && nb::cast<int>(a.attr("ndim")) == 0 &&
-                 !nb::isinstance<ndarray>(a)))
+            if (is_population_size(a)) {
+              if (axis != 0 && axis != -1) throw AxisError("axis " + std::to_string(axis) + " is out of bounds for array of dimension 1");
               return g.choice(static_cast<std::int64_t>(wide_int(a)), size_of(size), replace, pp, shuffle);
-            return g.choice(array_from_py(a, std::nullopt, default_device()), size_of(size), replace, pp, shuffle);
+            }
+            return g.choice(array_from_py(a, std::nullopt, default_device()), size_of(size), replace, pp, shuffle, axis);
           },
           nb::arg("a"), nb::arg("size") = nb::none(), nb::arg("replace") = true, nb::arg("p") = nb::none(),
           nb::arg("axis") = 0, nb::arg("shuffle") = true)
       .def(
           "permutation",
           [](Generator& g, nb::handle x, int axis) {
-            if (axis != 0) throw NotImplementedError("copper.random: permutation(axis != 0) is not supported yet");
-            if (PyLong_Check(x.ptr())) return g.permutation(nb::cast<std::int64_t>(x));
-            return g.permutation(array_from_py(x, std::nullopt, default_device()));
+            if (PyLong_Check(x.ptr()) || (nb::hasattr(x, "__index__") && !nb::hasattr(x, "ndim")))
+              return g.permutation(static_cast<std::int64_t>(wide_int(x)));
+            return g.permutation(array_from_py(x, std::nullopt, default_device()), axis);
           },
           nb::arg("x"), nb::arg("axis") = 0)
       .def(
           "shuffle",
           [](Generator& g, nb::handle x, int axis) {
-            if (axis != 0) throw NotImplementedError("copper.random: shuffle(axis != 0) is not supported yet");
             if (!nb::isinstance<ndarray>(x)) {
               if (!nb::hasattr(x, "__len__")) throw TypeError("len() of unsized object");
               throw TypeError("copper.random: shuffle needs a copper.ndarray");
             }
             ndarray a = nb::cast<ndarray>(x);
-            g.shuffle(a);
+            g.shuffle(a, axis);
           },
-          nb::arg("x"), nb::arg("axis") = 0);
+          nb::arg("x"), nb::arg("axis") = 0)
+      .def("bytes", [](Generator& g, std::int64_t length) { return nb::bytes(g.bytes(length).data(), static_cast<std::size_t>(length)); },
+           nb::arg("length"));
 
-  nb::class_<RandomState>(r, "RandomState")
-      .def("__init__", [](RandomState* s, nb::handle seed) { new (s) RandomState(legacy_seed(seed)); },
-           nb::arg("seed") = nb::none())
-      .def("seed", [](RandomState& s, nb::handle seed) { s.seed(legacy_seed(seed)); }, nb::arg("seed") = nb::none())
-      .def("_rand", [](RandomState& s, nb::handle size) { return s.rand(size_of(size)); })
-      .def("_randn", [](RandomState& s, nb::handle size) { return s.randn(size_of(size)); })
+  auto legacy = nb::class_<RandomState>(r, "RandomState");
+  legacy.def("__init__", [](RandomState* s, nb::handle seed) {
+              new (s) RandomState();
+              seed_legacy(*s, seed);
+            }, nb::arg("seed") = nb::none())
+      .def("seed", [](RandomState& s, nb::handle seed) { seed_legacy(s, seed); }, nb::arg("seed") = nb::none())
+      .def_prop_ro("_generator", [](RandomState& s) { return s.generator(); })
       .def(
           "randint",
           [](RandomState& s, nb::handle low, nb::handle high, nb::handle size, nb::handle dtype) {
-            const DType t = dtype.is_none() ? int64 : dtype_from_py(dtype);
-            return integers_any(s.generator(), low, high, size, t, false);
+            return integers_any(s.generator(), low, high, size, dtype_or(dtype, int64), false);
           },
           nb::arg("low"), nb::arg("high") = nb::none(), nb::arg("size") = nb::none(), nb::arg("dtype") = nb::none())
-      .def("random_sample", [](RandomState& s, nb::handle size) { return s.random_sample(size_of(size)); },
+      .def(
+          "random_integers",
+          [](RandomState& s, nb::handle low, nb::handle high, nb::handle size) {
+            if (high.is_none()) return integers_any(s.generator(), nb::int_(1), low, size, int64, true);
+            return integers_any(s.generator(), low, high, size, int64, true);
+          },
+          nb::arg("low"), nb::arg("high") = nb::none(), nb::arg("size") = nb::none())
+      .def("tomaxint", [](RandomState& s, nb::handle size) { return s.tomaxint(size_of(size)); },
            nb::arg("size") = nb::none())
-      .def("random", [](RandomState& s, nb::handle size) { return s.random_sample(size_of(size)); },
-           nb::arg("size") = nb::none())
+      .def(
+          "random_sample",
+          [=](RandomState& s, nb::handle size, nb::handle dtype) { return s.random_sample(size_of(size), float_dtype(dtype)); },
+          nb::arg("size") = nb::none(), nb::arg("dtype") = nb::none())
       .def(
           "uniform",
-          [](RandomState& s, nb::handle low, nb::handle high, nb::handle size) {
-            if (is_array_param(low) || is_array_param(high)) return s.uniform(param_of(low), param_of(high), opt_size(size));
-            return s.uniform(real_of(low, "low"), real_of(high, "high"), size_of(size));
+          [=](RandomState& s, nb::handle low, nb::handle high, nb::handle size, nb::handle dtype) {
+            if (is_array_param(low) || is_array_param(high))
+              return s.uniform(param_of(low), param_of(high), opt_size(size), float_dtype(dtype));
+            return s.uniform(real_of(low, "low"), real_of(high, "high"), size_of(size), float_dtype(dtype));
           },
-          nb::arg("low") = 0.0, nb::arg("high") = 1.0, nb::arg("size") = nb::none())
+          nb::arg("low") = 0.0, nb::arg("high") = 1.0, nb::arg("size") = nb::none(), nb::arg("dtype") = nb::none())
       .def(
           "normal",
-          [](RandomState& s, nb::handle loc, nb::handle scale, nb::handle size) {
-            if (is_array_param(loc) || is_array_param(scale)) return s.normal(param_of(loc), param_of(scale), opt_size(size));
-            return s.normal(real_of(loc, "loc"), real_of(scale, "scale"), size_of(size));
+          [=](RandomState& s, nb::handle loc, nb::handle scale, nb::handle size, nb::handle dtype) {
+            if (is_array_param(loc) || is_array_param(scale))
+              return s.normal(param_of(loc), param_of(scale), opt_size(size), float_dtype(dtype));
+            return s.normal(real_of(loc, "loc"), real_of(scale, "scale"), size_of(size), float_dtype(dtype));
           },
-          nb::arg("loc") = 0.0, nb::arg("scale") = 1.0, nb::arg("size") = nb::none())
-      .def("standard_normal", [](RandomState& s, nb::handle size) { return s.standard_normal(size_of(size)); },
-           nb::arg("size") = nb::none());
+          nb::arg("loc") = 0.0, nb::arg("scale") = 1.0, nb::arg("size") = nb::none(), nb::arg("dtype") = nb::none())
+      .def(
+          "standard_normal",
+          [=](RandomState& s, nb::handle size, nb::handle dtype) { return s.standard_normal(size_of(size), float_dtype(dtype)); },
+          nb::arg("size") = nb::none(), nb::arg("dtype") = nb::none())
+      .def(
+          "choice",
+          [](RandomState& s, nb::handle a, nb::handle size, nb::handle replace_h, nb::handle p) {
+            // NumPy's legacy choice: an integer population or a 1-d array.
+            const bool replace = replace_h.is_none() ? true : PyObject_IsTrue(replace_h.ptr()) != 0;
+            nb::object arr = nb::isinstance<ndarray>(a) ? nb::borrow(a) : numpy().attr("asarray")(a);
+            const int ndim = nb::cast<int>(arr.attr("ndim"));
+            const auto probs = probabilities(p, true);
+            const std::vector<double>* pp = probs ? &*probs : nullptr;
+            if (ndim == 0) {
+              if (nb::isinstance<ndarray>(a) || !nb::hasattr(a, "__index__") || PyFloat_Check(a.ptr()))
+                throw ValueError("a must be 1-dimensional or an integer");
+              return s.choice(static_cast<std::int64_t>(wide_int(a)), size_of(size), replace, pp);
+            }
+            if (ndim != 1) throw ValueError("a must be 1-dimensional");
+            return s.choice(array_from_py(a, std::nullopt, default_device()), size_of(size), replace, pp);
+          },
+          nb::arg("a").none(), nb::arg("size") = nb::none(), nb::arg("replace").none() = true, nb::arg("p") = nb::none())
+      .def(
+          "permutation",
+          [](RandomState& s, nb::handle x) {
+            if (PyLong_Check(x.ptr()) || (nb::hasattr(x, "__index__") && !nb::hasattr(x, "ndim")))
+              return s.permutation(static_cast<std::int64_t>(wide_int(x)));
+            nb::object arr = nb::isinstance<ndarray>(x) ? nb::borrow(x) : numpy().attr("asarray")(x);
+            if (nb::cast<int>(arr.attr("ndim")) == 0) {
+              if (nb::hasattr(x, "__index__")) return s.permutation(static_cast<std::int64_t>(wide_int(x)));
+              throw IndexError("x must be an integer or at least 1-dimensional");
+            }
+            return s.permutation(array_from_py(x, std::nullopt, default_device()));
+          },
+          nb::arg("x"))
+      .def(
+          "shuffle",
+          [](RandomState& s, nb::handle x) {
+            if (!nb::isinstance<ndarray>(x)) {
+              if (!nb::hasattr(x, "__len__")) throw TypeError("len() of unsized object");
+              throw TypeError("copper.random: shuffle needs a copper.ndarray");
+            }
+            ndarray a = nb::cast<ndarray>(x);
+            s.shuffle(a);
+          },
+          nb::arg("x"))
+      .def("bytes", [](RandomState& s, std::int64_t length) { return nb::bytes(s.bytes(length).data(), static_cast<std::size_t>(length)); },
+           nb::arg("length"));
 
+  bind_random_distributions(gen, legacy);
+  random::set_warning_handler([](const char* message) {
+    if (PyErr_WarnEx(PyExc_RuntimeWarning, message, 1) < 0) throw nb::python_error();
+  });
   r.def("_global_state", []() -> RandomState& { return random::global_state(); }, nb::rv_policy::reference);
 }
 

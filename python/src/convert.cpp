@@ -2,6 +2,8 @@
 
 #include <Python.h>
 
+#include "interop.h"
+
 #include <cstring>
 
 namespace copper::python {
@@ -117,6 +119,9 @@ nb::object scalar_to_py(const Scalar& s) {
 
 ndarray array_from_py(nb::handle obj, std::optional<DType> dtype, Device device) {
   if (nb::isinstance<ndarray>(obj)) return asarray(nb::cast<const ndarray&>(obj), dtype, device);
+  // Other libraries' GPU arrays come in without a copy (python/src/interop_import.cpp).
+  if (auto imported = from_cuda_array_interface(obj)) return asarray(*imported, dtype, device);
+  if (is_gpu_dlpack_producer(obj)) return asarray(from_dlpack_object(obj), dtype, device);
   nb::object np_arr = dtype ? numpy().attr("ascontiguousarray")(obj, dtype_to_py(*dtype))
                             : numpy().attr("ascontiguousarray")(obj);
   // numpy.ascontiguousarray turns 0-d input into 1-d; keep NumPy's asarray shape.

@@ -28,6 +28,9 @@ Scalar scalar_from_py(nb::handle obj);      // Python or NumPy scalar; TypeError
 nb::object scalar_to_py(const Scalar& s);   // to a Python bool/int/float/complex
 // A copper array from any array-like (copper array: as is; else through numpy.asarray).
 ndarray array_from_py(nb::handle obj, std::optional<DType> dtype, Device device);
+// Whether `a`, made by array_from_py(obj, ...), uses obj's memory rather than a copy of it
+// (a copper array, or another library's GPU array imported without a copy).
+bool shares_memory_with_source(nb::handle obj, const ndarray& a);
 nb::object to_numpy(const ndarray& a);
 Shape shape_from_py(nb::handle obj);        // int or sequence of ints
 std::optional<std::vector<int>> axes_from_py(nb::handle obj);  // None, int, or tuple

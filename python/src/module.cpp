@@ -22,6 +22,10 @@ NB_MODULE(_core, m) {
   bind_linalg_decomp(m);
   bind_raw_kernels(m);
   bind_user_kernels(m);
+  bind_fft(m);
+  bind_sorting(m, cls);
   bind_indexing_functions(m, cls);
   bind_elementwise(m);
+  bind_interop(m, cls);
+  bind_array_api(m);
 }

@@ -117,7 +117,8 @@ AdvancedIndex plan_advanced(const ndarray& a, const Index& index, bool keep_whol
       common_device({&a, &arr}, a.device());
       if (arr.dtype() == bool_) {
         for (int d = 0; d < arr.ndim(); ++d) {
-          if (arr.shape()[d] != a.shape()[orig + d]) {
+          // NumPy lets a boolean axis of length 0 stand for any axis (nothing selected).
+          if (arr.shape()[d] != a.shape()[orig + d] && arr.shape()[d] != 0) {
             throw IndexError("boolean index did not match indexed array along axis " + std::to_string(orig + d) +
                              "; size of axis is " + std::to_string(a.shape()[orig + d]) +
                              " but size of corresponding boolean axis is " + std::to_string(arr.shape()[d]));
@@ -145,7 +146,7 @@ AdvancedIndex plan_advanced(const ndarray& a, const Index& index, bool keep_whol
   plan.insert_at = adjacent ? view_axes_before[advanced_positions.front()] : 0;
 
   if (keep_whole_mask && advanced.size() == 1 && advanced[0].kind == AdvancedItem::mask &&
-      advanced[0].array.ndim() >= 1 && advanced[0].array.ndim() == plan.view.ndim()) {
+      advanced[0].array.ndim() >= 1 && advanced[0].array.shape() == plan.view.shape()) {
     plan.whole_mask = advanced[0].array;
     plan.only_item = index.size() == 1;
     plan.axes.resize(plan.view.ndim());

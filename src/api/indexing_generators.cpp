@@ -2,6 +2,9 @@
 // tril/triu_indices, mask_indices, and fill_diagonal. All composed from aranges,
 // ufuncs and reductions on the array's device; checks that need values read one
 // reduction result back.
+#include <algorithm>
+#include <limits>
+
 #include "api/array_factory.h"
 #include "copper/creation.hpp"
 #include "copper/indexing.hpp"
@@ -78,12 +81,20 @@ ndarray ravel_multi_index(const std::vector<ndarray>& multi_index, const Shape& 
     throw ValueError("parameter multi_index must be a sequence of length " + std::to_string(nd));
   if (modes.size() != 1 && static_cast<int>(modes.size()) != nd)
     throw ValueError("mode must be a single mode or one per dimension");
+  // The flat size must fit in int64, as NumPy checks before looking at the coordinates.
+  std::int64_t size = 1;
+  for (std::int64_t d : dims) {
+    if (d != 0 && size > std::numeric_limits<std::int64_t>::max() / std::max<std::int64_t>(d, 1))
+      throw ValueError("invalid dims: array size defined by dims is larger than the maximum possible size.");
+    size *= std::max<std::int64_t>(d, 1);
+  }
+  if (nd == 0) return zeros({}, int64);  // NumPy: ravel_multi_index((), ()) == 0
   std::vector<ndarray> coords = broadcast_arrays(multi_index);
   std::optional<ndarray> result;
   std::int64_t stride = 1;
   for (int k = 0; k < nd; ++k) {
     const int d = order == Order::C ? nd - 1 - k : k;
-    if (!is_integer(coords[d].dtype())) throw TypeError("only int indices permitted");
+    if (!is_integer(coords[d].dtype()) && coords[d].dtype() != bool_) throw TypeError("only int indices permitted");
     ndarray c = int64_index(coords[d]);
     const IndexMode mode = modes.size() == 1 ? modes[0] : modes[d];
     if (mode == IndexMode::raise) {
@@ -102,8 +113,8 @@ ndarray ravel_multi_index(const std::vector<ndarray>& multi_index, const Shape& 
 }
 
 std::vector<ndarray> diag_indices(std::int64_t n, int ndim, Device device) {
-  ndarray idx = arange(n, int64, device);
-  return std::vector<ndarray>(ndim, idx);
+  ndarray idx = arange(std::max<std::int64_t>(n, 0), int64, device);
+  return std::vector<ndarray>(static_cast<std::size_t>(std::max(ndim, 0)), idx);  // NumPy: (idx,) * ndim
 }
 
 std::vector<ndarray> diag_indices_from(const ndarray& arr) {

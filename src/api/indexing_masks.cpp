@@ -3,6 +3,7 @@
 // count); a mask with one value to write is an elementwise where() with no count at all.
 #include "api/array_factory.h"
 #include "api/indexing_advanced.h"
+#include "api/ufunc.h"
 #include "copper/creation.hpp"
 #include "copper/indexing.hpp"
 
@@ -67,6 +68,10 @@ void place(const ndarray& arr, const ndarray& mask, const ndarray& vals) {
 void putmask(const ndarray& a, const ndarray& mask, const operand& values) {
   if (mask.size() != a.size()) throw ValueError("putmask: mask and data must be the same size");
   api::common_device({&a, &mask}, a.device());
+  if (values.is_array() && !can_cast(values.array().dtype(), a.dtype(), Casting::safe)) {
+    throw TypeError("Cannot cast array data from " + api::dtype_repr(values.array().dtype()) + " to " +
+                    api::dtype_repr(a.dtype()) + " according to the rule 'safe'");
+  }
   ndarray v = ravel(api::values_as(values, a.dtype(), a.device()));
   if (v.size() == 0 || a.size() == 0) return;
   // Element i of a takes values[i % len(values)] where the mask holds.

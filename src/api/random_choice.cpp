@@ -8,6 +8,7 @@
 
 #include "api/array_factory.h"
 #include "api/random_internal.h"
+#include "copper/manipulation.hpp"
 
 namespace copper::random {
 
@@ -64,24 +65,42 @@ std::vector<std::int64_t> sample_without_replacement(Generator& g, std::int64_t 
   return out;
 }
 
-void check_probabilities(const std::vector<double>& p, std::int64_t n) {
-  if (static_cast<std::int64_t>(p.size()) != n) throw ValueError("a and p must have same size");
+// NumPy's messages, which the legacy RandomState words differently.
+struct ChoiceMessages {
+  const char* nonpositive;
+  const char* same_size;
+  const char* negative;
+  const char* sum;
+  const char* too_many;
+};
+constexpr ChoiceMessages kGeneratorMessages{
+    "a must be a positive integer unless no samples are taken", "a and p must have same size",
+    "Probabilities are not non-negative",
+    "Probabilities do not sum to 1. See Notes section of docstring for more information.",
+    "Cannot take a larger sample than population when replace is False"};
+constexpr ChoiceMessages kLegacyMessages{"a must be greater than 0 unless no samples are taken",
+                                         "'a' and 'p' must have same size", "probabilities are not non-negative",
+                                         "probabilities do not sum to 1",
+                                         "Cannot take a larger sample than population when 'replace=False'"};
+
+void check_probabilities(const std::vector<double>& p, std::int64_t n, const ChoiceMessages& m) {
+  if (static_cast<std::int64_t>(p.size()) != n) throw ValueError(m.same_size);
   double sum = 0;
   for (double v : p) {
     if (std::isnan(v)) throw ValueError("probabilities contain NaN");
-    if (v < 0) throw ValueError("Probabilities are not non-negative");
+    if (v < 0) throw ValueError(m.negative);
     sum += v;
   }
-  if (std::fabs(sum - 1.0) > std::sqrt(std::numeric_limits<double>::epsilon()))
-    throw ValueError("Probabilities do not sum to 1. See Notes section of docstring for more information.");
+  if (std::fabs(sum - 1.0) > std::sqrt(std::numeric_limits<double>::epsilon())) throw ValueError(m.sum);
 }
 
 std::vector<std::int64_t> choose(Generator& g, std::int64_t n, const Shape& size, bool replace,
-                                 const std::vector<double>* p) {
+                                 const std::vector<double>* p, const ChoiceMessages& m = kGeneratorMessages) {
   check_size(size);
   const std::int64_t k = shape_size(size);
-  if (n < 0 || (n == 0 && k > 0)) throw ValueError("a must be a positive integer unless no samples are taken");
-  if (p) check_probabilities(*p, n);
+  if (n < 0 || (n == 0 && k > 0)) throw ValueError(m.nonpositive);
+  if (p) check_probabilities(*p, n, m);
+  if (k == 0) return {};
   if (replace) {
     if (!p) {
       ndarray idx = g.integers(0, n, size);  // the integers kernel's stream; same everywhere
@@ -103,7 +122,7 @@ std::vector<std::int64_t> choose(Generator& g, std::int64_t n, const Shape& size
     }
     return out;
   }
-  if (k > n) throw ValueError("Cannot take a larger sample than population when replace is False");
+  if (k > n) throw ValueError(m.too_many);
   if (!p) return sample_without_replacement(g, n, k);
   // Weighted, without replacement: the k largest keys U^(1/p_i) (Efraimidis-Spirakis),
   // compared as log(U) / p_i; zero weights never win.
@@ -143,21 +162,70 @@ ndarray Generator::choice(const ndarray& a, const Shape& size, bool replace, con
   return gather_rows(a, idx, size);
 }
 
+namespace {
+
+int normalized_axis(int axis, int ndim) {
+  if (axis < -ndim || axis >= ndim)
+    throw AxisError("axis " + std::to_string(axis) + " is out of bounds for array of dimension " + std::to_string(ndim));
+  return axis < 0 ? axis + ndim : axis;
+}
+
+}  // namespace
+
+ndarray Generator::choice(const ndarray& a, const Shape& size, bool replace, const std::vector<double>* p,
+                          bool shuffle, int axis) {
+  if (a.ndim() == 0) return choice(a, size, replace, p, shuffle);
+  const int ax = normalized_axis(axis, a.ndim());
+  if (ax == 0) return choice(a, size, replace, p, shuffle);
+  // Rows along `axis`: move it to the front, gather, and put the sample's dimensions there.
+  const ndarray picked = choice(moveaxis(a, {ax}, {0}), size, replace, p, shuffle);
+  std::vector<int> from, to;
+  for (int d = 0; d < static_cast<int>(size.size()); ++d) {
+    from.push_back(d);
+    to.push_back(ax + d);
+  }
+  return moveaxis(picked, from, to);
+}
+
 ndarray Generator::permutation(std::int64_t n) {
   std::vector<std::int64_t> idx = permuted_indices(*this, std::max<std::int64_t>(n, 0));
   return array(idx.data(), Shape{static_cast<std::int64_t>(idx.size())}, int64, default_device());
 }
 
-ndarray Generator::permutation(const ndarray& x) {
-  if (x.ndim() == 0) throw AxisError("axis 0 is out of bounds for array of dimension 0");
-  std::vector<std::int64_t> idx = permuted_indices(*this, x.shape()[0]);
-  return gather_rows(x, idx, Shape{x.shape()[0]});
+ndarray Generator::permutation(const ndarray& x, int axis) {
+  if (x.ndim() == 0) throw AxisError("axis " + std::to_string(axis) + " is out of bounds for array of dimension 0");
+  const int ax = normalized_axis(axis, x.ndim());
+  const ndarray front = ax == 0 ? x : moveaxis(x, {ax}, {0});
+  std::vector<std::int64_t> idx = permuted_indices(*this, front.shape()[0]);
+  const ndarray out = gather_rows(front, idx, Shape{front.shape()[0]});
+  return ax == 0 ? out : ascontiguousarray(moveaxis(out, {0}, {ax}));
 }
 
-void Generator::shuffle(ndarray& x) {
+void Generator::shuffle(ndarray& x, int axis) {
   if (x.ndim() == 0) throw TypeError("len() of unsized object");
-  std::vector<std::int64_t> idx = permuted_indices(*this, x.shape()[0]);
-  x.assign(gather_rows(x, idx, Shape{x.shape()[0]}));  // gathered into a temporary, copied back
+  const int ax = normalized_axis(axis, x.ndim());
+  ndarray front = ax == 0 ? x : moveaxis(x, {ax}, {0});
+  std::vector<std::int64_t> idx = permuted_indices(*this, front.shape()[0]);
+  front.assign(gather_rows(front, idx, Shape{front.shape()[0]}));  // gathered into a temporary, copied back
+}
+
+ndarray RandomState::choice(std::int64_t n, const Shape& size, bool replace, const std::vector<double>* p) {
+  if (replace && !p) {
+    check_size(size);
+    if (n <= 0 && shape_size(size) != 0) throw ValueError(kLegacyMessages.nonpositive);
+    if (n <= 0) return api::allocate(size, int64, default_device());
+    return gen_.integers(0, n, size);
+  }
+  if (n <= 0 && shape_size(size) != 0) throw ValueError(kLegacyMessages.nonpositive);
+  std::vector<std::int64_t> idx = choose(gen_, std::max<std::int64_t>(n, 0), size, replace, p, kLegacyMessages);
+  return array(idx.data(), size, int64, default_device());
+}
+
+ndarray RandomState::choice(const ndarray& a, const Shape& size, bool replace, const std::vector<double>* p) {
+  if (a.ndim() != 1) throw ValueError("a must be 1-dimensional");
+  if (a.shape()[0] == 0 && shape_size(size) != 0) throw ValueError("'a' cannot be empty unless no samples are taken");
+  std::vector<std::int64_t> idx = choose(gen_, a.shape()[0], size, replace, p, kLegacyMessages);
+  return gather_rows(a, idx, size);
 }
 
 }  // namespace copper::random

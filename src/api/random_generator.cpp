@@ -33,8 +33,16 @@ std::string dtype_repr(DType t) { return "dtype('" + std::string(name(t)) + "')"
 
 void check_size(const Shape& size) { api::check_shape(size); }
 
-Generator::Generator(std::uint64_t seed) : key_(mix_seed(seed)) {}
+Generator::Generator(std::uint64_t seed) : state_(std::make_shared<State>(State{mix_seed(seed), 0})) {}
 Generator::Generator() : Generator(entropy_seed()) {}
+
+Generator Generator::from_words(const std::vector<std::uint64_t>& words, std::uint64_t salt) {
+  if (words.size() == 1 && salt == 0) return Generator(words[0]);
+  std::uint64_t z = mix_seed(salt ^ 0x5DEECE66Dull);
+  for (std::uint64_t w : words) z = mix_seed(z ^ w);
+  z ^= words.size();
+  return Generator(z);
+}
 
 Generator default_rng(std::optional<std::uint64_t> seed) { return seed ? Generator(*seed) : Generator(); }
 
@@ -103,13 +111,14 @@ ndarray Generator::uniform(const Param& low, const Param& high, const OptShape& 
 }
 
 ndarray Generator::normal(const Param& loc, const Param& scale, const OptShape& size) {
-  return param_draw(*this, RKind::normal, {loc, "loc", Constraint::none}, {scale, "scale", Constraint::non_negative},
+  return param_draw(*this, RKind::normal, {{loc, "loc", Constraint::none}, {scale, "scale", Constraint::non_negative}},
                     size, float64);
 }
 
 ndarray Generator::exponential(const Param& scale, const OptShape& size) {
-  return param_draw(*this, RKind::exponential, {Param(0.0), "loc", Constraint::none},
-                    {scale, "scale", Constraint::non_negative}, size, float64);
+  const Param zero(0.0);
+  return param_draw(*this, RKind::exponential,
+                    {{zero, "loc", Constraint::none}, {scale, "scale", Constraint::non_negative}}, size, float64);
 }
 
 ndarray Generator::integers(const ndarray& low, const std::optional<ndarray>& high, const OptShape& size, DType dtype,

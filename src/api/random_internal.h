@@ -13,9 +13,10 @@ namespace copper::random {
 struct GeneratorAccess {
   // Parameters of the next draw; advances the counter by `blocks`.
   static ops::philox::RandomParams take(Generator& g, std::uint64_t blocks) {
-    ops::philox::RandomParams p{static_cast<std::uint32_t>(g.key_), static_cast<std::uint32_t>(g.key_ >> 32),
-                                g.offset_, 0.0, 1.0, 0, 0};
-    g.offset_ += blocks;
+    Generator::State& st = *g.state_;
+    ops::philox::RandomParams p{static_cast<std::uint32_t>(st.key), static_cast<std::uint32_t>(st.key >> 32),
+                                st.offset, 0.0, 1.0, 0, 0};
+    st.offset += blocks;
     return p;
   }
 };
@@ -32,10 +33,13 @@ std::pair<__int128, __int128> integer_range(DType dtype);
 // What NumPy requires of a parameter, with the messages it words for arrays and scalars.
 enum class Constraint {
   none,
-  non_negative,  // "<name> < 0" (signbit: -0.0 fails too)
-  positive,      // "<name> <= 0" (NaN passes, as in NumPy)
-  unit_interval, // "p < 0, p > 1 or p is NaN" / "... contains NaNs"
-  poisson_lam,   // "lam < 0 or lam is NaN" / "... contains NaNs", "lam value too large"
+  non_negative,   // "<name> < 0" (signbit: -0.0 fails too)
+  positive,       // "<name> <= 0" (NaN passes, as in NumPy)
+  unit_interval,  // "p < 0, p > 1 or p is NaN" / "... contains NaNs"
+  poisson_lam,    // "lam < 0 or lam is NaN" / "... contains NaNs", "lam value too large"
+  open_unit,      // "p <= 0, p > 1 or p contains NaNs" (geometric; Generator's negative_binomial)
+  logseries_p,    // "p < 0, p >= 1 or p is NaN" / "... contains NaNs"
+  above_one,      // "a <= 1 or a is NaN" / "... contains NaNs" (zipf)
 };
 struct ParamSpec {
   const Param& value;
@@ -43,11 +47,30 @@ struct ParamSpec {
   Constraint constraint;
 };
 
-// A draw with per-element parameters (Backend::random_params): converts both parameters
-// to float64 (binomial's n to int64) on the default device, checks them, broadcasts them
-// with `size` as NumPy does (its errors), and draws. size = nullopt: the broadcast shape.
-ndarray param_draw(Generator& g, ops::philox::Kind kind, const ParamSpec& a, const ParamSpec& b, const OptShape& size,
+// A draw with per-element parameters (Backend::random_params): converts the parameters
+// to float64 (int64 where ops::philox::param_is_int) on the default device, checks them,
+// broadcasts them with `size` as NumPy does (its errors), and draws into `dtype` (values
+// the backend cannot store directly, such as float16, are drawn wide and converted).
+// size = nullopt: the broadcast shape. Block kinds take two parameters, stream kinds
+// ops::philox::stream_param_count.
+ndarray param_draw(Generator& g, ops::philox::Kind kind, const std::vector<ParamSpec>& specs, const OptShape& size,
                    DType dtype);
+// A parameter's values on the host (a number: one value), for checks across parameters.
+std::vector<double> host_values(const Param& p);
+// Whether any parameter has dimensions (NumPy's array messages then).
+bool any_array(const std::vector<ParamSpec>& specs);
+// The distributions whose legacy (RandomState) checks differ from Generator's.
+ndarray negative_binomial_draw(Generator& g, const Param& n, const Param& p, const OptShape& size, DType dtype,
+                               bool legacy);
+ndarray hypergeometric_draw(Generator& g, const Param& ngood, const Param& nbad, const Param& nsample,
+                            const OptShape& size, DType dtype, bool legacy);
+ndarray dirichlet_draw(Generator& g, const ndarray& alpha, const OptShape& size, DType dtype, bool legacy);
+ndarray multinomial_draw(Generator& g, const ndarray& n, const ndarray& pvals, const OptShape& size);
+// Sends a RuntimeWarning message to the handler set with set_warning_handler (if any).
+void warn(const std::string& message);
+ndarray multivariate_normal_draw(Generator& g, const ndarray& mean, const ndarray& cov, const OptShape& size,
+                                 CovCheck check_valid, double tol, CovFactor method, DType dtype);
+
 // uniform(low, high) with array bounds; `legacy`: RandomState's (high < low allowed).
 ndarray uniform_params(Generator& g, const Param& low, const Param& high, const OptShape& size, bool legacy);
 // integers with array bounds (RandomState.randint is endpoint = false).

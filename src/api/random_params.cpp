@@ -52,11 +52,6 @@ ndarray as_param_array(const Param& p, DType t) {
   return asarray(p.array(), t, default_device());
 }
 
-std::vector<double> host_values(const Param& p) {
-  if (!p.is_array()) return {p.value()};
-  return p.array().to_vector<double>();
-}
-
 // `arr`: some parameter of the draw has dimensions (NumPy's array path and messages).
 void check(const ParamSpec& spec, const std::vector<double>& values, bool arr) {
   const std::string name = spec.name;
@@ -82,6 +77,18 @@ void check(const ParamSpec& spec, const std::vector<double>& values, bool arr) {
         if (!(v < kMaxLam)) throw ValueError("lam value too large");
       return;
     }
+    case Constraint::open_unit:
+      for (double v : values)
+        if (!(v > 0 && v <= 1)) throw ValueError("p <= 0, p > 1 or p contains NaNs");
+      return;
+    case Constraint::logseries_p:
+      for (double v : values)
+        if (!(v >= 0 && v < 1)) throw ValueError(arr ? "p < 0, p >= 1 or p contains NaNs" : "p < 0, p >= 1 or p is NaN");
+      return;
+    case Constraint::above_one:
+      for (double v : values)
+        if (!(v > 1)) throw ValueError(arr ? "a <= 1 or a contains NaNs" : "a <= 1 or a is NaN");
+      return;
   }
 }
 
@@ -99,13 +106,14 @@ std::vector<std::int64_t> element_strides(const Shape& s, const Shape& target) {
   return out;
 }
 
-// Broadcasts both parameter arrays to `shape` and runs the backend's draw.
-ndarray run_param_draw(Generator& g, RKind kind, const ndarray& a, const ndarray& b, const Shape& shape, DType dtype,
+// Broadcasts the parameter arrays to `shape` and runs the backend's draw.
+ndarray run_param_draw(Generator& g, RKind kind, const std::vector<ndarray>& params, const Shape& shape, DType dtype,
                        std::uint64_t max_range, std::uint64_t high_exclusive) {
   const std::int64_t n = shape_size(shape);
   const bool stream = ops::philox::is_stream_kind(kind);
   if (stream && n > 0xffffffffLL) throw ValueError("random: at most 2**32 - 1 values per draw from this distribution");
-  const ndarray pa = broadcast_to(a, shape), pb = broadcast_to(b, shape);
+  std::vector<ndarray> views;
+  for (const ndarray& a : params) views.push_back(broadcast_to(a, shape));
   ndarray out = api::allocate(shape, dtype, default_device());
   const std::uint64_t blocks = stream ? 1
                                       : ops::philox::blocks_for(kind, static_cast<int>(itemsize(dtype)), max_range,
@@ -114,9 +122,18 @@ ndarray run_param_draw(Generator& g, RKind kind, const ndarray& a, const ndarray
   p.range = max_range;
   p.low = high_exclusive;
   if (n == 0) return out;
-  const backend::ArrayView views[] = {backend::view_of(pa), backend::view_of(pb)};
-  api::backend_of(out).random_params(kind, p, views, backend::view_of(out));
+  std::vector<backend::ArrayView> v;
+  for (const ndarray& a : views) v.push_back(backend::view_of(a));
+  api::backend_of(out).random_params(kind, p, v, backend::view_of(out));
   return out;
+}
+
+// The dtype the backend writes for a requested result dtype (the rest is converted after).
+DType backend_dtype(RKind kind, DType want) {
+  if (!ops::philox::is_stream_kind(kind)) return float64;
+  const copper::Kind k = copper::kind(want);
+  if (ops::philox::kind_is_discrete(kind)) return k == copper::Kind::int_ || k == copper::Kind::uint_ ? want : int64;
+  return want == float32 || want == float64 ? want : float64;
 }
 
 }  // namespace
@@ -133,18 +150,37 @@ Shape draw_shape(const std::vector<Shape>& params, const OptShape& size) {
   return b;
 }
 
-ndarray param_draw(Generator& g, RKind kind, const ParamSpec& a, const ParamSpec& b, const OptShape& size,
-                   DType dtype) {
-  const bool binomial = kind == RKind::binomial;
-  if (binomial && a.value.is_array() && !can_cast(a.value.array().dtype(), int64, Casting::safe))
-    throw TypeError("Cannot cast array data from " + dtype_repr(a.value.array().dtype()) +
-                    " to dtype('int64') according to the rule 'safe'");
-  const bool arrays = shape_of(a.value).size() + shape_of(b.value).size() > 0;
-  check(a, host_values(a.value), arrays);
-  check(b, host_values(b.value), arrays);
-  const Shape shape = draw_shape({shape_of(a.value), shape_of(b.value)}, size);
-  return run_param_draw(g, kind, as_param_array(a.value, binomial ? int64 : float64),
-                        as_param_array(b.value, float64), shape, dtype, 0, 0);
+std::vector<double> host_values(const Param& p) {
+  if (!p.is_array()) return {p.value()};
+  return p.array().to_vector<double>();
+}
+
+bool any_array(const std::vector<ParamSpec>& specs) {
+  for (const ParamSpec& s : specs)
+    if (!shape_of(s.value).empty()) return true;
+  return false;
+}
+
+ndarray param_draw(Generator& g, RKind kind, const std::vector<ParamSpec>& specs, const OptShape& size, DType dtype) {
+  const bool arrays = any_array(specs);
+  std::vector<Shape> shapes;
+  std::vector<ndarray> params;
+  for (std::size_t k = 0; k < specs.size(); ++k) {
+    const ParamSpec& spec = specs[k];
+    const bool is_int = ops::philox::param_is_int(kind, static_cast<int>(k));
+    if (kind == RKind::binomial && is_int && spec.value.is_array() &&
+        !can_cast(spec.value.array().dtype(), int64, Casting::safe))
+      throw TypeError("Cannot cast array data from " + dtype_repr(spec.value.array().dtype()) +
+                      " to dtype('int64') according to the rule 'safe'");
+    check(spec, host_values(spec.value), arrays);
+    shapes.push_back(shape_of(spec.value));
+  }
+  const Shape shape = draw_shape(shapes, size);
+  for (std::size_t k = 0; k < specs.size(); ++k)
+    params.push_back(as_param_array(specs[k].value, ops::philox::param_is_int(kind, static_cast<int>(k)) ? int64 : float64));
+  const DType wide = backend_dtype(kind, dtype);
+  ndarray out = run_param_draw(g, kind, params, shape, wide, 0, 0);
+  return wide == dtype ? out : out.astype(dtype);
 }
 
 ndarray uniform_params(Generator& g, const Param& low, const Param& high, const OptShape& size, bool legacy) {
@@ -167,7 +203,7 @@ ndarray uniform_params(Generator& g, const Param& low, const Param& high, const 
   if (!legacy)
     for (double r : range)
       if (std::signbit(r)) throw ValueError("high - low < 0");
-  return param_draw(g, RKind::uniform, {low, "low", Constraint::none}, {high, "high", Constraint::none}, size,
+  return param_draw(g, RKind::uniform, {{low, "low", Constraint::none}, {high, "high", Constraint::none}}, size,
                     float64);
 }
 
@@ -226,7 +262,7 @@ ndarray integers_params(Generator& g, const ndarray& low_in, const std::optional
     max_range = std::max(max_range, static_cast<std::uint64_t>(h - l));
   }
   const Shape shape = draw_shape({lo_shape, hi_shape}, size);
-  return run_param_draw(g, RKind::integers, bits_array(lo, lo_shape), bits_array(hi, hi_shape), shape, dtype,
+  return run_param_draw(g, RKind::integers, {bits_array(lo, lo_shape), bits_array(hi, hi_shape)}, shape, dtype,
                         max_range, endpoint ? 0 : 1);
 }
 

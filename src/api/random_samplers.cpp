@@ -20,27 +20,29 @@ OptShape scalar_size(const Shape& size) { return size; }
 
 ndarray Generator::standard_gamma(const Param& shape, const OptShape& size, DType dtype) {
   if (!is_float_dtype(dtype)) throw TypeError("Unsupported dtype " + dtype_repr(dtype) + " for standard_gamma");
-  return param_draw(*this, RKind::gamma, {shape, "shape", Constraint::non_negative}, {Param(1.0), "scale", Constraint::none},
+  const Param one(1.0);
+  return param_draw(*this, RKind::gamma, {{shape, "shape", Constraint::non_negative}, {one, "scale", Constraint::none}},
                     size, dtype);
 }
 
 ndarray Generator::gamma(const Param& shape, const Param& scale, const OptShape& size) {
-  return param_draw(*this, RKind::gamma, {shape, "shape", Constraint::non_negative},
-                    {scale, "scale", Constraint::non_negative}, size, float64);
+  return param_draw(*this, RKind::gamma,
+                    {{shape, "shape", Constraint::non_negative}, {scale, "scale", Constraint::non_negative}}, size,
+                    float64);
 }
 
 ndarray Generator::beta(const Param& a, const Param& b, const OptShape& size) {
-  return param_draw(*this, RKind::beta, {a, "a", Constraint::positive}, {b, "b", Constraint::positive}, size, float64);
+  return param_draw(*this, RKind::beta, {{a, "a", Constraint::positive}, {b, "b", Constraint::positive}}, size,
+                    float64);
 }
 
 ndarray Generator::binomial(const Param& n, const Param& p, const OptShape& size) {
-  return param_draw(*this, RKind::binomial, {n, "n", Constraint::non_negative}, {p, "p", Constraint::unit_interval},
+  return param_draw(*this, RKind::binomial, {{n, "n", Constraint::non_negative}, {p, "p", Constraint::unit_interval}},
                     size, int64);
 }
 
 ndarray Generator::poisson(const Param& lam, const OptShape& size) {
-  return param_draw(*this, RKind::poisson, {lam, "lam", Constraint::poisson_lam}, {Param(0.0), "", Constraint::none},
-                    size, int64);
+  return param_draw(*this, RKind::poisson, {{lam, "lam", Constraint::poisson_lam}}, size, int64);
 }
 
 ndarray Generator::standard_gamma(double shape, const Shape& size, DType dtype) {

@@ -11,6 +11,7 @@
 #include "copper/ndarray.hpp"
 #include "ops/catalogue.h"
 #include "ops/philox.h"
+#include "backend/fft_job.h"
 
 namespace copper::backend {
 
@@ -27,6 +28,7 @@ struct ArrayView {
 ArrayView view_of(const ndarray& a);
 
 class DenseSolver;  // dense_solver.h: numpy.linalg's factorizations
+class FftPlanCache;  // fft_plan_cache.h: the device's FFT plans
 
 // The index arrays of a gather or scatter: k integer arrays (int32 or int64) of one
 // shape B (0 strides where broadcast) indexing the first k axes of the source or
@@ -107,11 +109,12 @@ class Backend {
   // Random numbers: out[i] (out C-contiguous, C order) from the Philox counter stream
   // that p describes (ops/philox.h), the same bits on every backend.
   virtual void random(ops::philox::Kind kind, const ops::philox::RandomParams& p, const ArrayView& out) = 0;
-  // Random numbers with per-element parameters (ops/philox_samplers.h): params[0] and
-  // params[1] have out's shape (0 strides where broadcast; float64, or 64-bit integer bits
-  // for binomial's n and integers' low/high). Block kinds (uniform, normal, exponential:
-  // out float64; integers) follow random()'s block layout; stream kinds (gamma, beta,
-  // binomial, poisson) give element i its own counter stream; out has < 2^32 elements.
+  // Random numbers with per-element parameters (ops/philox_samplers.h): the params have
+  // out's shape (0 strides where broadcast; float64, or 64-bit integers where
+  // philox::param_is_int and for integers' low/high). Block kinds (uniform, normal,
+  // exponential: out float64; integers) take two and follow random()'s block layout;
+  // stream kinds (gamma and every later Kind) take philox::stream_param_count of them and
+  // give element i its own counter stream; out has < 2^32 elements.
   virtual void random_params(ops::philox::Kind kind, const ops::philox::RandomParams& p,
                              std::span<const ArrayView> params, const ArrayView& out) = 0;
   // out[i, ...] = src[rows[i], ...]: rows int64, C-contiguous, values in [0, src.shape[0])
@@ -153,11 +156,38 @@ class Backend {
   // bool is OR of ANDs, integers wrap, float16 accumulates in float32; k == 0 writes 0.
   virtual void matmul(const ArrayView& a, const ArrayView& b, const ArrayView& out) = 0;
 
+  // Sorting and searching (cpu_sort*.cpp, cuda_sort*.cpp), in NumPy's order of every
+  // dtype (ops/sort_keys.h: NaNs last, complex lexicographic, -0.0 == +0.0).
+  // sort_rows sorts each row of `in` (2-d (rows, n), C-contiguous). values (same shape
+  // and dtype, C-contiguous, may be `in` itself) gets the sorted elements: equal elements
+  // in any order, -0.0 before +0.0. indices (int64, C-contiguous) gets each element's
+  // position in its row, stable (equal elements in index order). Either may be null.
+  virtual void sort_rows(const ArrayView& in, const ArrayView* values, const ArrayView* indices) = 0;
+  // Stable argsort of each row by several keys (each (rows, n), C-contiguous, any
+  // dtypes); the last key decides first. indices: int64 (rows, n), C-contiguous.
+  virtual void lexsort_rows(std::span<const ArrayView> keys, const ArrayView& indices) = 0;
+  // out[i] = where queries[i] goes in the ascending 1-d `sorted`: before the first equal
+  // element (left) or after the last (right). sorted, queries and out (int64, queries'
+  // shape) are C-contiguous; sorted and queries share one dtype.
+  virtual void searchsorted(const ArrayView& sorted, const ArrayView& queries, bool right, const ArrayView& out) = 0;
+  // The positions of the true elements of the 1-d C-contiguous bool `flags`, ascending,
+  // into out (int64, flags' length at least); returns how many (one host read on a GPU).
+  virtual std::int64_t flag_positions(const ArrayView& flags, const ArrayView& out) = 0;
+
   virtual void synchronize() = 0;
 
   // LAPACK-style factorizations on this device (dense_solver.h); nullptr where the
   // backend has none.
   virtual DenseSolver* dense_solver() { return nullptr; }
+
+  // FFTs (fft_job.h): in and out have the same batch shape (the leading axes); over the
+  // last job.rank axes c2c maps complex n to complex n, r2c real n to complex n/2+1 along
+  // the last axis, c2r complex n/2+1 to real n (n: the output's length). float32 /
+  // complex64 transform in single precision, float64 / complex128 in double. Any strides;
+  // out overlaps in only when it is the very same view (an in-place c2c transform).
+  virtual void fft(const FftJob& job, const ArrayView& in, const ArrayView& out) = 0;
+  // The device's plan cache (made on first use).
+  virtual FftPlanCache& fft_plan_cache() = 0;
 };
 
 // The backend that runs work for `device`; throws RuntimeError if it is unavailable.

@@ -53,7 +53,65 @@ enum class Kind : uint32_t {
   beta = 6,       // float64: Beta(a, b)                       (params: a, b)
   binomial = 7,   // int64: Binomial(n, p)                     (params: n as int64, p)
   poisson = 8,    // int64: Poisson(lam)                       (params: lam, unused)
+  // Continuous (float64 computed, stored as the output dtype), parameters in order:
+  chisquare = 9,             // (df)
+  f = 10,                    // (dfnum, dfden)
+  standard_t = 11,           // (df)
+  noncentral_chisquare = 12, // (df, nonc)
+  noncentral_f = 13,         // (dfnum, dfden, nonc)
+  vonmises = 14,             // (mu, kappa)
+  wald = 15,                 // (mean, scale)
+  gumbel = 16,               // (loc, scale)
+  laplace = 17,              // (loc, scale)
+  logistic = 18,             // (loc, scale)
+  lognormal = 19,            // (mean, sigma)
+  pareto = 20,               // (a)
+  power = 21,                // (a)
+  weibull = 22,              // (a)
+  rayleigh = 23,             // (scale)
+  standard_cauchy = 24,      // ()
+  triangular = 25,           // (left, mode, right)
+  log_gamma = 26,            // (shape): log of a Gamma(shape) sample (dirichlet normalizes these)
+  // Discrete (int64 computed):
+  negative_binomial = 27,    // (n, p)
+  geometric = 28,            // (p)
+  hypergeometric = 29,       // (ngood, nbad, nsample), all int64
+  logseries = 30,            // (p)
+  zipf = 31,                 // (a)
 };
+// The largest Kind value (backends size their tables by it).
+constexpr uint32_t kLastKind = 31;
+
+// Parameter k of a stream kind is read as int64 (binomial's n, hypergeometric's three),
+// otherwise as float64.
+COPPER_HD bool param_is_int(Kind kind, int k) {
+  return (kind == Kind::binomial && k == 0) || kind == Kind::hypergeometric;
+}
+// How many parameter arrays a stream kind reads (standard_cauchy: one unused, for the shape).
+COPPER_HD int stream_param_count(Kind kind) {
+  switch (kind) {
+    case Kind::noncentral_f:
+    case Kind::triangular:
+    case Kind::hypergeometric: return 3;
+    case Kind::gamma:
+    case Kind::beta:
+    case Kind::binomial:
+    case Kind::f:
+    case Kind::noncentral_chisquare:
+    case Kind::vonmises:
+    case Kind::wald:
+    case Kind::gumbel:
+    case Kind::laplace:
+    case Kind::logistic:
+    case Kind::lognormal:
+    case Kind::negative_binomial: return 2;
+    default: return 1;
+  }
+}
+// Whether a stream kind yields integers (int64) rather than float64 values.
+COPPER_HD bool kind_is_discrete(Kind kind) {
+  return kind == Kind::binomial || kind == Kind::poisson || static_cast<uint32_t>(kind) >= 27u;
+}
 
 // Whether a kind draws each element from its own counter stream (Stream below).
 COPPER_HD bool is_stream_kind(Kind kind) { return static_cast<uint32_t>(kind) >= static_cast<uint32_t>(Kind::gamma); }
@@ -385,6 +443,10 @@ struct Stream {
   }
   COPPER_HD double uniform() { return to_unit_double(next64()); }            // [0, 1)
   COPPER_HD double open_uniform() { return to_open_unit_double(next64()); }  // (0, 1]
+  COPPER_HD double interior_uniform() {  // (0, 1): 53 bits plus half a step
+    return (static_cast<double>(next64() >> 11) + 0.5) * (1.0 / 9007199254740992.0);
+  }
+  COPPER_HD double exponential() { return -log_(open_uniform()); }  // Exp(1), in [0, 36.8]
   COPPER_HD double normal() {  // one Box-Muller value per two uniforms (the pair's cosine)
     const double u1 = open_uniform(), u2 = uniform();
     double s, c;

@@ -23,6 +23,12 @@ __device__ __forceinline__ double floor_(double x) { return ::floor(x); }
 __device__ __forceinline__ double fabs_(double x) { return ::fabs(x); }
 __device__ __forceinline__ double lgamma_(double x) { return ::lgamma(x); }
 __device__ __forceinline__ bool isnan_(double x) { return ::isnan(x); }
+__device__ __forceinline__ double log1p_(double x) { return ::log1p(x); }
+__device__ __forceinline__ double expm1_(double x) { return ::expm1(x); }
+__device__ __forceinline__ double ceil_(double x) { return ::ceil(x); }
+__device__ __forceinline__ double cos_(double x) { return ::cos(x); }
+__device__ __forceinline__ double acos_(double x) { return ::acos(x); }
+__device__ __forceinline__ double fmod_(double x, double y) { return ::fmod(x, y); }
 #else
 inline double exp_(double x) { return std::exp(x); }
 inline double pow_(double x, double y) { return std::pow(x, y); }
@@ -33,7 +39,20 @@ inline double lgamma_(double x) {
   return ::lgamma_r(x, &sign);  // lgamma_r: no shared signgam between threads
 }
 inline bool isnan_(double x) { return std::isnan(x); }
+inline double log1p_(double x) { return std::log1p(x); }
+inline double expm1_(double x) { return std::expm1(x); }
+inline double ceil_(double x) { return std::ceil(x); }
+inline double cos_(double x) { return std::cos(x); }
+inline double acos_(double x) { return std::acos(x); }
+inline double fmod_(double x, double y) { return std::fmod(x, y); }
 #endif
+
+constexpr double kPi = 3.141592653589793;
+COPPER_HD double nan_() { return bits_double(0x7ff8000000000000ull); }
+COPPER_HD double inf_() { return bits_double(0x7ff0000000000000ull); }
+// Integer results at or past 2^63 are clipped to the largest int64 (as NumPy's).
+constexpr double kInt64Ceiling = 9.223372036854775807e18;
+constexpr int64_t kInt64Max = 0x7fffffffffffffffLL;
 
 // log of a Gamma(shape) sample: Marsaglia-Tsang for shape >= 1; below 1 the boost
 // G(shape) = G(shape + 1) * U^(1/shape), kept in logs so tiny shapes do not underflow.
@@ -136,17 +155,239 @@ COPPER_HD int64_t sample_poisson(Stream& s, double lam) {
   }
 }
 
-// One element of a stream kind (is_stream_kind): element i of the draw p, with its
-// parameters a, b (binomial: n in `n`, p in `a`).
-template <class T>
-COPPER_HD T sample_element(Kind kind, const RandomParams& p, uint32_t i, double a, double b, int64_t n) {
-  Stream s(p, i);
-  if (kind == Kind::gamma) {
-    return static_cast<T>(b * sample_standard_gamma(s, a));
+// log Gamma(shape) with the edge cases: NaN for NaN, -inf for shape 0.
+COPPER_HD double log_gamma_or_edge(Stream& s, double shape) {
+  if (isnan_(shape)) return shape;
+  if (shape == 0.0) return -inf_();
+  return log_standard_gamma(s, shape);
+}
+
+// Chi-square(df) = 2 Gamma(df / 2).
+COPPER_HD double sample_chisquare(Stream& s, double df) { return 2.0 * exp_(log_gamma_or_edge(s, 0.5 * df)); }
+
+// Multiplication below lam 10 and PTRS above, after the edge values NumPy gives.
+COPPER_HD double sample_noncentral_chisquare(Stream& s, double df, double nonc) {
+  if (isnan_(nonc)) return nonc;
+  if (nonc == 0.0) return sample_chisquare(s, df);
+  if (df > 1.0) {  // Chi2(df - 1) plus a shifted normal squared
+    const double chi = sample_chisquare(s, df - 1.0), z = s.normal() + sqrt_(nonc);
+    return chi + z * z;
   }
-  if (kind == Kind::beta) return static_cast<T>(sample_beta(s, a, b));
-  if (kind == Kind::binomial) return static_cast<T>(sample_binomial(s, n, a));
-  return static_cast<T>(sample_poisson(s, a));
+  const int64_t i = sample_poisson(s, 0.5 * nonc);  // a Poisson mixture of central ones
+  return sample_chisquare(s, df + 2.0 * static_cast<double>(i));
+}
+
+// Best and Fisher's wrapped-Cauchy envelope; a wrapped normal for huge kappa, a uniform
+// angle for tiny kappa. The result lies in [-pi, pi].
+COPPER_HD double sample_vonmises(Stream& s, double mu, double kappa) {
+  if (isnan_(mu) || isnan_(kappa)) return nan_();
+  if (kappa < 1e-8) return kPi * (2.0 * s.uniform() - 1.0);
+  double result;
+  if (kappa > 1e6) {
+    result = mu + sqrt_(1.0 / kappa) * s.normal();
+  } else {
+    double rho;
+    if (kappa < 1e-5) {
+      rho = 1.0 / kappa + kappa;  // s of the envelope directly (second-order series)
+    } else {
+      const double r = 1.0 + sqrt_(1.0 + 4.0 * kappa * kappa);
+      const double q = (r - sqrt_(2.0 * r)) / (2.0 * kappa);
+      rho = (1.0 + q * q) / (2.0 * q);
+    }
+    double w;
+    for (;;) {
+      const double z = cos_(kPi * s.uniform());
+      w = (1.0 + rho * z) / (rho + z);
+      const double y = kappa * (rho - w), v = s.open_uniform();
+      if (y * (2.0 - y) - v >= 0.0 || log_(y / v) + 1.0 - y >= 0.0) break;
+    }
+    const double angle = acos_(w < -1.0 ? -1.0 : (w > 1.0 ? 1.0 : w));
+    result = mu + (s.uniform() < 0.5 ? -angle : angle);
+  }
+  // Wrap into [-pi, pi], symmetric in the sign as NumPy's.
+  const bool negative = result < 0.0;
+  double m = fmod_(fabs_(result) + kPi, 2.0 * kPi) - kPi;
+  return negative ? -m : m;
+}
+
+// Michael, Schucany and Haas: a root of the normal's square, kept with probability
+// mean / (mean + x), else its mirror mean^2 / x.
+COPPER_HD double sample_wald(Stream& s, double mean, double scale) {
+  const double half_ratio = mean / (2.0 * scale), z = s.normal();
+  const double y = mean * z * z;
+  const double x = mean + half_ratio * (y - sqrt_(4.0 * scale * y + y * y));
+  return s.uniform() <= mean / (mean + x) ? x : mean * mean / x;
+}
+
+COPPER_HD double sample_triangular(Stream& s, double left, double mode, double right) {
+  const double base = right - left, left_base = mode - left, ratio = left_base / base;
+  const double u = s.uniform();
+  if (u <= ratio) return left + sqrt_(u * left_base * base);
+  return right - sqrt_((1.0 - u) * (right - mode) * base);
+}
+
+// Gamma-Poisson mixture; p == 1 gives 0. A NaN rate (n NaN, legacy API) gives 0 as NumPy.
+COPPER_HD int64_t sample_negative_binomial(Stream& s, double n, double p) {
+  if (p >= 1.0) return 0;
+  const double lam = exp_(log_gamma_or_edge(s, n)) * ((1.0 - p) / p);
+  if (isnan_(lam) || lam <= 0.0) return 0;
+  return sample_poisson(s, lam);
+}
+
+// Inversion: ceil(E / -log(1 - p)) for E ~ Exp(1), at least 1, clipped to int64.
+COPPER_HD int64_t sample_geometric(Stream& s, double p) {
+  if (p >= 1.0) return 1;
+  const double e = -log_(s.interior_uniform());
+  const double k = ceil_(e / -log1p_(-p));
+  if (!(k < kInt64Ceiling)) return kInt64Max;
+  return k < 1.0 ? 1 : static_cast<int64_t>(k);
+}
+
+// Drawing without replacement one by one, for small samples (or their complement).
+COPPER_HD int64_t hypergeometric_urn(Stream& s, int64_t good, int64_t bad, int64_t sample) {
+  const int64_t total = good + bad;
+  const int64_t draws = sample > total / 2 ? total - sample : sample;
+  int64_t good_left = good, left = total;
+  for (int64_t k = 0; k < draws && good_left > 0; ++k, --left)
+    if (s.uniform() * static_cast<double>(left) < static_cast<double>(good_left)) --good_left;
+  const int64_t taken = good - good_left;  // good ones among the `draws` drawn
+  return sample > total / 2 ? good - taken : taken;
+}
+
+// Stadlober's ratio-of-uniforms (HRUA) around the mode, with the log-factorial test.
+COPPER_HD int64_t hypergeometric_hrua(Stream& s, int64_t good, int64_t bad, int64_t sample) {
+  const int64_t popsize = good + bad, min_gb = good < bad ? good : bad, max_gb = good < bad ? bad : good;
+  const int64_t m = sample < popsize - sample ? sample : popsize - sample;
+  const double dm = static_cast<double>(m), dmin = static_cast<double>(min_gb), dmax = static_cast<double>(max_gb);
+  const double dpop = static_cast<double>(popsize);
+  const double p = dmin / dpop, mean = dm * p + 0.5;
+  const double sd = sqrt_((dpop - dm) * static_cast<double>(sample) * p * (1.0 - p) / (dpop - 1.0) + 0.5);
+  constexpr double kD1 = 1.7155277699214135, kD2 = 0.8989161620588988;  // 2 sqrt(2/e), 3 - 2 sqrt(3/e)
+  const double width = kD1 * sd + kD2;
+  const double mode = floor_((dm + 1.0) * (dmin + 1.0) / (dpop + 2.0));
+  auto log_weight = [&](double z) {
+    return lgamma_(z + 1.0) + lgamma_(dmin - z + 1.0) + lgamma_(dm - z + 1.0) + lgamma_(dmax - dm + z + 1.0);
+  };
+  const double top = log_weight(mode);
+  const double upper_a = (dm < dmin ? dm : dmin) + 1.0, upper_b = floor_(mean + 16.0 * sd);
+  const double upper = upper_a < upper_b ? upper_a : upper_b;
+  double z;
+  for (;;) {
+    const double x = s.open_uniform(), y = s.uniform();
+    const double w = mean + width * (y - 0.5) / x;
+    if (w < 0.0 || w >= upper) continue;
+    z = floor_(w);
+    const double t = top - log_weight(z);
+    if (x * (4.0 - x) - 3.0 <= t) break;  // quick accept
+    if (x * (x - t) >= 1.0) continue;     // quick reject
+    if (2.0 * log_(x) <= t) break;
+  }
+  int64_t k = static_cast<int64_t>(z);
+  if (good > bad) k = m - k;  // counted the smaller colour
+  if (m < sample) k = good - k;  // sampled the complement
+  return k;
+}
+
+COPPER_HD int64_t sample_hypergeometric(Stream& s, int64_t good, int64_t bad, int64_t sample) {
+  const int64_t total = good + bad;
+  if (sample <= 0 || good == 0) return 0;
+  if (bad == 0) return sample < good ? sample : good;
+  if (sample >= total) return good;
+  const int64_t m = sample < total - sample ? sample : total - sample;
+  return m < 10 ? hypergeometric_urn(s, good, bad, sample) : hypergeometric_hrua(s, good, bad, sample);
+}
+
+// Kemp's second accelerated generator (LK).
+COPPER_HD int64_t sample_logseries(Stream& s, double p) {
+  const double r = log1p_(-p);
+  for (;;) {
+    const double v = s.uniform();
+    if (v >= p) return 1;
+    const double q = -expm1_(r * s.uniform());
+    if (v <= q * q) {
+      const double k = floor_(1.0 + log_(v) / log_(q));
+      if (k < 1.0 || v == 0.0) continue;
+      return k < kInt64Ceiling ? static_cast<int64_t>(k) : kInt64Max;
+    }
+    return v >= q ? 1 : 2;
+  }
+}
+
+// Devroye's rejection from the continuous Pareto envelope.
+COPPER_HD int64_t sample_zipf(Stream& s, double a) {
+  if (a >= 1025.0) return 1;  // P(X > 1) is below 2^-1024
+  const double am1 = a - 1.0, b = pow_(2.0, am1);
+  for (;;) {
+    const double u = s.open_uniform(), v = s.uniform();
+    const double x = floor_(pow_(u, -1.0 / am1));
+    if (!(x < kInt64Ceiling) || x < 1.0) continue;
+    const double t = pow_(1.0 + 1.0 / x, am1);
+    if (v * x * (t - 1.0) / (b - 1.0) <= t / b) return static_cast<int64_t>(x);
+  }
+}
+
+// The continuous stream kinds: element value in float64.
+COPPER_HD double sample_continuous(Kind kind, Stream& s, const double* x) {
+  switch (kind) {
+    case Kind::gamma: return x[1] * sample_standard_gamma(s, x[0]);
+    case Kind::beta: return sample_beta(s, x[0], x[1]);
+    case Kind::chisquare: return sample_chisquare(s, x[0]);
+    case Kind::f: return exp_(log_gamma_or_edge(s, 0.5 * x[0]) - log_gamma_or_edge(s, 0.5 * x[1])) * (x[1] / x[0]);
+    case Kind::standard_t: {
+      const double z = s.normal();
+      return z * sqrt_(0.5 * x[0]) * exp_(-0.5 * log_gamma_or_edge(s, 0.5 * x[0]));
+    }
+    case Kind::noncentral_chisquare: return sample_noncentral_chisquare(s, x[0], x[1]);
+    case Kind::noncentral_f: {
+      const double t = sample_noncentral_chisquare(s, x[0], x[2]) * x[1];
+      return t / (sample_chisquare(s, x[1]) * x[0]);
+    }
+    case Kind::vonmises: return sample_vonmises(s, x[0], x[1]);
+    case Kind::wald: return sample_wald(s, x[0], x[1]);
+    case Kind::gumbel: return x[0] - x[1] * log_(-log_(s.interior_uniform()));
+    case Kind::laplace: {
+      const double u = s.interior_uniform();
+      return u >= 0.5 ? x[0] - x[1] * log_(2.0 - 2.0 * u) : x[0] + x[1] * log_(2.0 * u);
+    }
+    case Kind::logistic: {
+      const double u = s.interior_uniform();
+      return x[0] + x[1] * log_(u / (1.0 - u));
+    }
+    case Kind::lognormal: return exp_(x[0] + x[1] * s.normal());
+    case Kind::pareto: return expm1_(s.exponential() / x[0]);
+    case Kind::power: return pow_(-expm1_(-s.exponential()), 1.0 / x[0]);
+    case Kind::weibull: return x[0] == 0.0 ? 0.0 : pow_(s.exponential(), 1.0 / x[0]);
+    case Kind::rayleigh: return x[0] * sqrt_(2.0 * s.exponential());
+    case Kind::standard_cauchy: {
+      const double num = s.normal();
+      return num / s.normal();
+    }
+    case Kind::triangular: return sample_triangular(s, x[0], x[1], x[2]);
+    case Kind::log_gamma: return log_gamma_or_edge(s, x[0]);
+    default: return nan_();
+  }
+}
+
+COPPER_HD int64_t sample_discrete(Kind kind, Stream& s, const double* x, const int64_t* n) {
+  switch (kind) {
+    case Kind::binomial: return sample_binomial(s, n[0], x[1]);
+    case Kind::poisson: return sample_poisson(s, x[0]);
+    case Kind::negative_binomial: return sample_negative_binomial(s, x[0], x[1]);
+    case Kind::geometric: return sample_geometric(s, x[0]);
+    case Kind::hypergeometric: return sample_hypergeometric(s, n[0], n[1], n[2]);
+    case Kind::logseries: return sample_logseries(s, x[0]);
+    case Kind::zipf: return sample_zipf(s, x[0]);
+    default: return 0;
+  }
+}
+
+// One element of a stream kind (is_stream_kind): element i of the draw p. Parameter k is
+// x[k] (float64) or n[k] (int64, where param_is_int).
+template <class T>
+COPPER_HD T sample_element(Kind kind, const RandomParams& p, uint32_t i, const double* x, const int64_t* n) {
+  Stream s(p, i);
+  if (kind_is_discrete(kind)) return static_cast<T>(sample_discrete(kind, s, x, n));
+  return static_cast<T>(sample_continuous(kind, s, x));
 }
 
 // A block kind (uniform, normal, exponential, integers) with per-element parameters: the

@@ -119,9 +119,16 @@ void check_sources(testing::CompileTally& tally) {
     ArrayView dst = c_view(base, t, {100, 3});
     ArrayView vals = c_view(base * 3, loop, {7, 3});
     IndexPlan p = plan_index(dst, one_index(c_view(base * 2, int64, {7})), vals, false);
-    tally.compile(std::string("ufunc.at ") + std::string(ops::info(op).name) + " " + std::string(name(t)),
-                  [&] { return scatter_apply_source(p, 0, op, t, loop, binary, true); });
+    const std::string what = std::string(ops::info(op).name) + " " + std::string(name(t));
+    if (itemsize(t) <= 8 || op == ops::UfuncId::add || op == ops::UfuncId::subtract)
+      tally.compile("ufunc.at " + what, [&] { return scatter_apply_source(p, 0, op, t, loop, binary, true); });
+    tally.compile("ufunc.at in order " + what, [&] { return at_ordered_source(p, 0, op, t, loop, binary, true); });
   };
+  tally.compile("ufunc.at targets", [&] {
+    return at_keys_source(plan_index(c_view(base, float32, {100, 3}), one_index(c_view(base * 2, int64, {7})),
+                                     c_view(base * 3, float32, {7, 3}), false),
+                          0);
+  });
   for (int i = 0; i < ops::num_ufuncs; ++i) {
     const auto op = static_cast<ops::UfuncId>(i);
     if (ops::info(op).nin != 2 || ops::info(op).nout != 1) continue;  // ufunc.at takes single-output ops
@@ -136,6 +143,7 @@ void check_sources(testing::CompileTally& tally) {
   at(ops::UfuncId::logical_or, bool_, bool_, true);
   at(ops::UfuncId::multiply, uint16, uint16, true);
   at(ops::UfuncId::add, float32, float64, true);
+  at(ops::UfuncId::multiply, complex128, complex128, true);
   at(ops::UfuncId::negative, int64, int64, false);
   at(ops::UfuncId::sqrt, float16, float16, false);
 

@@ -34,11 +34,13 @@ int main() {
               [=] { return backend::cuda::random_source(t, kind, per, vec); });
     }
   };
-  auto params = [&](DType t, RKind kind, int per) {
+  auto params = [&](DType t, RKind kind, int per, bool only_index32 = false) {
+    const int nparams = ops::philox::is_stream_kind(kind) ? ops::philox::stream_param_count(kind) : 2;
     for (bool index32 : {true, false}) {
+      if (only_index32 && !index32) continue;
       compile("random_params " + std::string(name(t)) + " kind " + std::to_string(static_cast<unsigned>(kind)) +
                   " per " + std::to_string(per) + (index32 ? " i32" : " i64"),
-              [=] { return backend::cuda::random_params_source(t, kind, per, index32); });
+              [=] { return backend::cuda::random_params_source(t, kind, per, index32, nparams); });
     }
   };
   block(uint64, RKind::raw, 2);
@@ -55,11 +57,13 @@ int main() {
   }
   for (RKind k : {RKind::uniform, RKind::normal, RKind::exponential})
     params(float64, k, ops::philox::elements_per_group(k, 8, 0));
-  params(float64, RKind::gamma, 1);
-  params(float32, RKind::gamma, 1);
-  params(float64, RKind::beta, 1);
-  params(int64, RKind::binomial, 1);
-  params(int64, RKind::poisson, 1);
+  // Every stream kind: float ones to float64 and float32, discrete ones to int64 and int8.
+  for (std::uint32_t k = static_cast<std::uint32_t>(RKind::gamma); k <= ops::philox::kLastKind; ++k) {
+    const auto kind = static_cast<RKind>(k);
+    const bool discrete = ops::philox::kind_is_discrete(kind);
+    params(discrete ? int64 : float64, kind, 1);
+    params(discrete ? int8 : float32, kind, 1, true);
+  }
   for (int bytes : {1, 2, 4, 8, 16})
     for (bool index32 : {true, false}) {
       compile("take_rows " + std::to_string(bytes) + (index32 ? " i32" : " i64"),

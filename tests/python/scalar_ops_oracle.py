@@ -52,7 +52,7 @@ EXACT = {"negative", "positive", "absolute", "reciprocal", "square", "sqrt", "fl
          "trunc", "rint", "sign", "conjugate", "add", "subtract", "multiply", "true_divide",
          "floor_divide", "remainder", "fmod", "maximum", "minimum", "fmax", "fmin", "clip",
          "fabs", "copysign", "nextafter", "spacing", "ldexp", "frexp", "modf", "divmod", "heaviside",
-         "deg2rad", "rad2deg", "degrees", "radians"}
+         "deg2rad", "rad2deg", "degrees", "radians", "signbit"}
 # ... except these for complex, which go through libm-like algorithms.
 COMPLEX_NOT_EXACT = {"absolute", "sqrt", "sign"}
 # NumPy's fmax/fmin return either zero for (+0, -0) depending on array length.

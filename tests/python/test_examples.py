@@ -123,3 +123,12 @@ def test_cpp_custom_kernels(device):
     assert re.search(r"^custom kernels: (ok|skipped)", out, flags=re.M), out
     if device.startswith("cuda"):
         assert "custom kernels: ok\n" in out and len(re.findall(r"  ok$", out, flags=re.M)) == 5, out
+
+
+@pytest.mark.parametrize("mode", [["--threads"], ["--workers", "2"]])
+def test_python_dask_multi_gpu(device, mode):
+    pytest.importorskip("dask.array")
+    pytest.importorskip("distributed")
+    out = run([sys.executable, str(EXAMPLES / "python" / "dask_multi_gpu.py"), "--rows", "4000", "--cols", "8",
+               "--chunk-rows", "1000", *mode], device)
+    assert "dask multi-gpu: ok" in out, out

@@ -18,12 +18,13 @@ def check(c, n):
     np.testing.assert_array_equal(c.get(), n)
 
 
-def to_copper(key):
-    """The same index with NumPy arrays made copper arrays (lists stay lists)."""
+def to_copper(key, device=None):
+    """The same index with NumPy arrays made copper arrays (lists stay lists), on `device`
+    (None: the default device)."""
     if isinstance(key, tuple):
-        return tuple(to_copper(k) for k in key)
+        return tuple(to_copper(k, device) for k in key)
     if isinstance(key, np.ndarray):
-        return cp.asarray(key)
+        return cp.asarray(key, device=device)
     return key
 
 
@@ -349,9 +350,9 @@ def test_index_hypothesis(dev, shape, idx, data):
     c = cp.asarray(n, device=dev)
     if error is not None:
         with pytest.raises(error):
-            c[to_copper(idx)].get()
+            c[to_copper(idx, dev)].get()
         return
-    got = c[to_copper(idx)]
+    got = c[to_copper(idx, dev)]
     check(got, expected)
     # Assignment through the same index: a broadcastable value, or a scalar.
     value_shape = np.shape(expected)[data.draw(st.integers(0, np.ndim(expected)), label="value dims"):]
@@ -361,8 +362,8 @@ def test_index_hypothesis(dev, shape, idx, data):
         _, set_error = _outcome(lambda: n.__setitem__(idx, value))
     if set_error is not None:
         with pytest.raises(set_error):
-            c[to_copper(idx)] = cp.asarray(value, device=dev)
+            c[to_copper(idx, dev)] = cp.asarray(value, device=dev)
             c.get()
         return
-    c[to_copper(idx)] = cp.asarray(value, device=dev)
+    c[to_copper(idx, dev)] = cp.asarray(value, device=dev)
     check(c, n)

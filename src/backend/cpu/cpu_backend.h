@@ -35,6 +35,11 @@ class CpuBackend final : public backend::Backend {
   void random_params(ops::philox::Kind kind, const ops::philox::RandomParams& p, std::span<const ArrayView> params,
                      const ArrayView& out) override;
   void take_rows(const ArrayView& src, const ArrayView& rows, const ArrayView& out) override;
+  // cpu_sort.cpp (vqsort or std::sort), cpu_search.cpp
+  void sort_rows(const ArrayView& in, const ArrayView* values, const ArrayView* indices) override;
+  void lexsort_rows(std::span<const ArrayView> keys, const ArrayView& indices) override;
+  void searchsorted(const ArrayView& sorted, const ArrayView& queries, bool right, const ArrayView& out) override;
+  std::int64_t flag_positions(const ArrayView& flags, const ArrayView& out) override;
   // cpu_indexing_gather.cpp, cpu_indexing_apply.cpp, cpu_indexing_compact.cpp
   void gather(const ArrayView& src, const IndexArrays& index, const ArrayView& out) override;
   void scatter(const ArrayView& dst, const IndexArrays& index, const ArrayView& values, bool unique_targets) override;
@@ -45,6 +50,9 @@ class CpuBackend final : public backend::Backend {
   void select_coordinates(const ArrayView& flags, const Selection& sel, const ArrayView& out) override;
   // cpu_dense_solver.cpp (LAPACK loaded at run time)
   DenseSolver* dense_solver() override;
+  // cpu_fft.cpp (FFTW loaded at run time)
+  void fft(const FftJob& job, const ArrayView& in, const ArrayView& out) override;
+  FftPlanCache& fft_plan_cache() override;
 };
 
 }  // namespace copper::backend::cpu

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "backend/backend.h"
+#include "backend/collapse_dims.h"
 #include "backend/cpu/strided_loop.h"
 #include "backend/cpu/thread_pool.h"
 
@@ -188,9 +189,37 @@ void move_block(char* other, char* indexed, const Layout<2>& L, std::size_t d = 
 
 // Raise mode: checks every index of the job before anything is written (IndexError
 // naming the first bad one in C order).
+template <class I>
+void check_flat_range(const char* ind, std::int64_t istride, std::int64_t n, int axis, std::int64_t b0,
+                      std::int64_t b1, FirstBadIndex& bad) {
+  for (std::int64_t b = b0; b < b1; ++b) {
+    const std::int64_t v = *reinterpret_cast<const I*>(ind + b * istride);
+    if (v < -n || v >= n) {
+      bad.note(b, v, axis, n);
+      return;
+    }
+  }
+}
+
 inline void check_all_indices(const IndexJob& j, const IndexArrays& index, const ArrayView& indexed) {
   if (index.mode != IndexMode::raise) return;
   FirstBadIndex bad;
+  if (index.arrays.size() == 1) {  // one index array: walk it flat where its layout allows
+    const Strides* s[] = {&index.arrays[0].strides};
+    CollapsedDims c = collapse_dims(j.b_shape, s);
+    if (c.shape.size() == 1) {
+      const char* ind = static_cast<const char*>(index.arrays[0].data);
+      const std::int64_t is = c.strides[0][0], n = indexed.shape[0];
+      const int axis = index.axes[0];
+      const bool i32 = index.arrays[0].dtype == DType::int32;
+      parallel_for(j.nb, 32768, [=, &bad](std::int64_t b0, std::int64_t b1) {
+        if (i32) check_flat_range<std::int32_t>(ind, is, n, axis, b0, b1, bad);
+        else check_flat_range<std::int64_t>(ind, is, n, axis, b0, b1, bad);
+      });
+      bad.raise_if_any();
+      return;
+    }
+  }
   parallel_for(j.nb, 32768, [&](std::int64_t b0, std::int64_t b1) {
     Odometer odo(j.b_shape, j.odometer_strides, b0);
     std::int64_t off;

@@ -48,6 +48,52 @@ void for_tiles(std::int64_t n, F&& visit) {
   });
 }
 
+// The hot loops take everything as arguments (locals): stores through char* could alias
+// captured references, which the compiler would then reload every element.
+template <class T, int Bytes>
+void select_flat_tile(const char* f, const char* src, char* out, std::int64_t ostride, std::int64_t begin,
+                      std::int64_t end, std::int64_t k, std::int64_t last) {
+  // Branch-free: every element is written at the next free place, which only the selected
+  // ones advance; the loop ends once the tile's share is written.
+  for (std::int64_t i = begin; i < end && k < last; ++i) {
+    std::memcpy(out + k * ostride, src + i * Bytes, Bytes);
+    k += truth<T>(f + i * sizeof(T));
+  }
+}
+
+// Coordinates of the true elements of flat flags from `begin`: the last coordinate counts
+// up and carries into the others.
+template <class T>
+void coordinates_flat_tile(const char* f, const std::int64_t* shape, int ndim, char* out, std::int64_t rstride,
+                           std::int64_t dstride, std::int64_t begin, std::int64_t end, std::int64_t k,
+                           std::int64_t last) {
+  std::int64_t coord[64];
+  std::int64_t rest = begin;
+  for (int d = ndim - 1; d >= 0; --d) {
+    coord[d] = rest % shape[d];
+    rest /= shape[d];
+  }
+  if (ndim == 1) {  // branch-free, as in select_flat_tile: positions are the coordinates
+    for (std::int64_t i = begin; i < end && k < last; ++i) {
+      std::memcpy(out + k * rstride, &i, 8);
+      k += truth<T>(f + i * sizeof(T));
+    }
+    return;
+  }
+  const std::int64_t inner = shape[ndim - 1];
+  for (std::int64_t i = begin; i < end; ++i) {
+    if (truth<T>(f + i * sizeof(T))) {
+      char* row = out + k * rstride;
+      for (int d = 0; d < ndim; ++d) std::memcpy(row + d * dstride, &coord[d], 8);
+      ++k;
+    }
+    if (++coord[ndim - 1] == inner) {
+      coord[ndim - 1] = 0;
+      for (int d = ndim - 2; d >= 0 && ++coord[d] == shape[d]; --d) coord[d] = 0;
+    }
+  }
+}
+
 const std::int64_t* offsets_of(const Selection& sel) { return static_cast<const std::int64_t*>(sel.tile_offsets->data()); }
 
 }  // namespace
@@ -98,12 +144,7 @@ void CpuBackend::select_values(const ArrayView& flags, const Selection& sel, con
         const std::int64_t last = off[t + 1];
         if (k == last) return;
         if (is_flat) {
-          // Branch-free: every element is written at the next free place, which only
-          // the selected ones advance; the loop ends once the tile's share is written.
-          for (std::int64_t i = begin; i < end && k < last; ++i) {
-            std::memcpy(obase + k * ostride, sbase + i * Bytes, Bytes);
-            k += truth<T>(fbase + i * sizeof(T));
-          }
+          select_flat_tile<T, Bytes>(fbase, sbase, obase, ostride, begin, end, k, last);
         } else {
           Odometer odo(flags.shape, {&flags.strides, &src.strides}, begin);
           for (std::int64_t i = begin; i < end && k < last; ++i, odo.next()) {
@@ -118,17 +159,22 @@ void CpuBackend::select_values(const ArrayView& flags, const Selection& sel, con
 }
 
 void CpuBackend::select_coordinates(const ArrayView& flags, const Selection& sel, const ArrayView& out) {
-  if (sel.count == 0) return;
+  if (sel.count == 0 || flags.shape.empty()) return;  // a 0-d array's positions have no coordinates
   const std::int64_t n = shape_size(flags.shape);
   const std::int64_t* off = offsets_of(sel);
   const char* fbase = static_cast<const char*>(flags.data);
   char* obase = static_cast<char*>(out.data);
   const std::int64_t rstride = out.strides[0], dstride = out.strides.size() > 1 ? out.strides[1] : 0;
   const int ndim = static_cast<int>(flags.shape.size());
+  const bool is_flat = flat(flags, nullptr);
   ops::visit_dtype(flags.dtype, [&]<class T>() {
     for_tiles(n, [&](std::int64_t t, std::int64_t begin, std::int64_t end) {
       std::int64_t k = off[t];
       if (k == off[t + 1]) return;
+      if (is_flat && ndim <= 64) {
+        coordinates_flat_tile<T>(fbase, flags.shape.data(), ndim, obase, rstride, dstride, begin, end, k, off[t + 1]);
+        return;
+      }
       Odometer odo(flags.shape, {&flags.strides}, begin);
       for (std::int64_t i = begin; i < end; ++i, odo.next()) {
         if (!truth<T>(fbase + odo.offset(0))) continue;

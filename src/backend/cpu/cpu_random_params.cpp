@@ -3,6 +3,7 @@
 // (block kinds) or by element (stream kinds), so results never depend on the thread count.
 #include <algorithm>
 #include <cstring>
+#include <span>
 
 #include "backend/cpu/cpu_backend.h"
 #include "backend/cpu/thread_pool.h"
@@ -15,38 +16,38 @@ namespace {
 
 namespace philox = ops::philox;
 
-// Byte offsets of both parameters for consecutive elements in C order, advanced like an
-// odometer (no division per element).
+// Byte offsets of the parameters (up to three) for consecutive elements in C order,
+// advanced like an odometer (no division per element).
 class ParamCursor {
  public:
-  ParamCursor(const ArrayView& a, const ArrayView& b, std::int64_t start)
-      : shape_(a.shape), sa_(a.strides), sb_(b.strides), index_(a.shape.size(), 0) {
+  static constexpr int kMax = 3;
+  ParamCursor(std::span<const ArrayView> views, std::int64_t start)
+      : shape_(views[0].shape), count_(static_cast<int>(views.size())), index_(shape_.size(), 0) {
+    for (int k = 0; k < count_; ++k) strides_[k] = &views[k].strides;
     for (std::size_t d = shape_.size(); d-- > 0;) {
       index_[d] = start % shape_[d];
       start /= shape_[d];
-      off_a_ += index_[d] * sa_[d];
-      off_b_ += index_[d] * sb_[d];
+      for (int k = 0; k < count_; ++k) off_[k] += index_[d] * (*strides_[k])[d];
     }
   }
-  std::int64_t a() const { return off_a_; }
-  std::int64_t b() const { return off_b_; }
+  std::int64_t operator[](int k) const { return off_[k]; }
+  std::int64_t a() const { return off_[0]; }
+  std::int64_t b() const { return off_[1]; }
   void next() {
     for (std::size_t d = shape_.size(); d-- > 0;) {
-      off_a_ += sa_[d];
-      off_b_ += sb_[d];
+      for (int k = 0; k < count_; ++k) off_[k] += (*strides_[k])[d];
       if (++index_[d] < shape_[d]) return;
-      off_a_ -= sa_[d] * shape_[d];
-      off_b_ -= sb_[d] * shape_[d];
+      for (int k = 0; k < count_; ++k) off_[k] -= (*strides_[k])[d] * shape_[d];
       index_[d] = 0;
     }
   }
 
  private:
   const Shape& shape_;
-  const Strides& sa_;
-  const Strides& sb_;
+  int count_;
+  const Strides* strides_[kMax] = {};
   std::vector<std::int64_t> index_;
-  std::int64_t off_a_ = 0, off_b_ = 0;
+  std::int64_t off_[kMax] = {};
 };
 
 template <class V> V read(const ArrayView& v, std::int64_t offset) {
@@ -56,12 +57,13 @@ template <class V> V read(const ArrayView& v, std::int64_t offset) {
 }
 
 template <class T>
-void fill_blocks(philox::Kind kind, const philox::RandomParams& p, const ArrayView& pa, const ArrayView& pb, T* out,
+void fill_blocks(philox::Kind kind, const philox::RandomParams& p, std::span<const ArrayView> params, T* out,
                  std::int64_t n) {
+  const ArrayView &pa = params[0], &pb = params[1];
   const int per = philox::elements_per_group(kind, sizeof(T), p.range);
   const std::int64_t nblocks = (n + per - 1) / per;
   parallel_for(nblocks, 2048, [&](std::int64_t begin, std::int64_t end) {
-    ParamCursor cursor(pa, pb, begin * per);
+    ParamCursor cursor(params, begin * per);
     double a[philox::kMaxGroupElements], b[philox::kMaxGroupElements];
     std::uint64_t lo[philox::kMaxGroupElements], hi[philox::kMaxGroupElements];
     for (std::int64_t blk = begin; blk < end; ++blk) {
@@ -82,16 +84,19 @@ void fill_blocks(philox::Kind kind, const philox::RandomParams& p, const ArrayVi
 }
 
 template <class T>
-void fill_streams(philox::Kind kind, const philox::RandomParams& p, const ArrayView& pa, const ArrayView& pb, T* out,
+void fill_streams(philox::Kind kind, const philox::RandomParams& p, std::span<const ArrayView> params, T* out,
                   std::int64_t n) {
-  const bool int_first = kind == philox::Kind::binomial;
+  const int count = static_cast<int>(params.size());
   parallel_for(n, 256, [&](std::int64_t begin, std::int64_t end) {
-    ParamCursor cursor(pa, pb, begin);
+    ParamCursor cursor(params, begin);
+    double x[ParamCursor::kMax] = {};
+    std::int64_t ints[ParamCursor::kMax] = {};
     for (std::int64_t i = begin; i < end; ++i, cursor.next()) {
-      const std::int64_t count = int_first ? read<std::int64_t>(pa, cursor.a()) : 0;
-      const double a = int_first ? read<double>(pb, cursor.b()) : read<double>(pa, cursor.a());
-      const double b = int_first ? 0.0 : read<double>(pb, cursor.b());
-      out[i] = philox::sample_element<T>(kind, p, static_cast<std::uint32_t>(i), a, b, count);
+      for (int k = 0; k < count; ++k) {
+        if (philox::param_is_int(kind, k)) ints[k] = read<std::int64_t>(params[k], cursor[k]);
+        else x[k] = read<double>(params[k], cursor[k]);
+      }
+      out[i] = philox::sample_element<T>(kind, p, static_cast<std::uint32_t>(i), x, ints);
     }
   });
 }
@@ -102,13 +107,14 @@ void CpuBackend::random_params(ops::philox::Kind kind, const ops::philox::Random
                                std::span<const ArrayView> params, const ArrayView& out) {
   const std::int64_t n = shape_size(out.shape);
   if (n == 0) return;
-  if (params.size() != 2) throw RuntimeError("random_params: expected two parameter views");
   const bool stream = philox::is_stream_kind(kind);
+  if (stream ? params.empty() || params.size() > 3 : params.size() != 2)
+    throw RuntimeError("random_params: wrong number of parameter views");
   ops::visit_dtype(out.dtype, [&]<class T>() {
     if constexpr (ops::is_float_v<T> || ops::is_int_v<T> || ops::is_same_v<T, bool>) {
       if (!stream && ops::is_float_v<T> && sizeof(T) != 8) throw TypeError("random_params: block kinds write float64");
-      if (stream) fill_streams<T>(kind, p, params[0], params[1], static_cast<T*>(out.data), n);
-      else fill_blocks<T>(kind, p, params[0], params[1], static_cast<T*>(out.data), n);
+      if (stream) fill_streams<T>(kind, p, params, static_cast<T*>(out.data), n);
+      else fill_blocks<T>(kind, p, params, static_cast<T*>(out.data), n);
     } else {
       throw TypeError("random: unsupported output dtype " + std::string(name(out.dtype)));
     }

@@ -46,8 +46,16 @@ class CudaBackend final : public backend::Backend {
   // cuda_matmul.cpp (cuBLAS loaded at run time; a generated kernel for integers and bool)
   void matmul(const ArrayView& a, const ArrayView& b, const ArrayView& out) override;
 
+  // cuda_sort.cpp (CUB radix sorts compiled ahead of time, cub/aot_sort.h), cuda_search.cpp
+  void sort_rows(const ArrayView& in, const ArrayView* values, const ArrayView* indices) override;
+  void lexsort_rows(std::span<const ArrayView> keys, const ArrayView& indices) override;
+  void searchsorted(const ArrayView& sorted, const ArrayView& queries, bool right, const ArrayView& out) override;
+  std::int64_t flag_positions(const ArrayView& flags, const ArrayView& out) override;
   // cuda_dense_solver.cpp (cuSOLVER loaded at run time)
   DenseSolver* dense_solver() override;
+  // cuda_fft.cpp (cuFFT loaded at run time)
+  void fft(const FftJob& job, const ArrayView& in, const ArrayView& out) override;
+  FftPlanCache& fft_plan_cache() override;
 
   void synchronize() override;
 

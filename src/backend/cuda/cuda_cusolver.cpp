@@ -2,11 +2,10 @@
 
 #include <dlfcn.h>
 
-#include <cstdlib>
 #include <map>
-#include <vector>
 
 #include "backend/cuda/cuda_context.h"
+#include "backend/cuda/cuda_library.h"
 #include "copper/errors.hpp"
 
 namespace copper::backend::cuda {
@@ -30,30 +29,19 @@ struct Loaded {
 
 Loaded load() {
   Loaded l;
-  std::vector<std::string> candidates;
-  if (const char* env = std::getenv("COPPER_CUSOLVER_PATH"); env && *env) {
-    if (std::string(env) == "none") {  // GPU linalg off (tests of the error path)
-      l.error = "cuSOLVER is turned off (COPPER_CUSOLVER_PATH=none); copper.linalg needs it for GPU arrays";
-      return l;
-    }
-    candidates.emplace_back(env);
+  const OpenedLibrary opened =
+      open_cuda_library("COPPER_CUSOLVER_PATH", {"libcusolver.so.12", "libcusolver.so.11", "libcusolver.so"});
+  if (opened.turned_off) {  // GPU linalg off (tests of the error path)
+    l.error = "cuSOLVER is turned off (COPPER_CUSOLVER_PATH=none); copper.linalg needs it for GPU arrays";
+    return l;
   }
-  for (const char* name : {"libcusolver.so.12", "libcusolver.so.11", "libcusolver.so"}) candidates.emplace_back(name);
-#ifdef COPPER_CUDA_LIBRARY_DIR
-  candidates.emplace_back(std::string(COPPER_CUDA_LIBRARY_DIR) + "/libcusolver.so.12");
-#endif
-  candidates.emplace_back("/usr/local/cuda/lib64/libcusolver.so.12");
-  void* lib = nullptr;
-  for (const auto& c : candidates)
-    if ((lib = dlopen(c.c_str(), RTLD_NOW | RTLD_LOCAL))) {
-      l.api.path = c;
-      break;
-    }
+  void* lib = opened.handle;
   if (!lib) {
     l.error = "copper.linalg on the GPU needs cuSOLVER (libcusolver.so.12 or .so.11), which was not found; "
               "set COPPER_CUSOLVER_PATH to its path";
     return l;
   }
+  l.api.path = opened.path;
   const char* const* name = kSymbols;
   auto sym = [&](auto& fn) {
     fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(lib, *name));

@@ -27,7 +27,9 @@ namespace copper::backend::cuda {
   X(cuStreamBeginCapture) X(cuStreamEndCapture) X(cuStreamIsCapturing)                            \
   X(cuThreadExchangeStreamCaptureMode) X(cuGraphInstantiate) X(cuGraphLaunch) X(cuGraphGetNodes)  \
   X(cuGraphExecDestroy) X(cuGraphDestroy) X(cuGraphUpload)                                        \
-  X(cuDeviceCanAccessPeer) X(cuCtxEnablePeerAccess) X(cuMemcpyPeerAsync) X(cuDeviceTotalMem)
+  X(cuDeviceCanAccessPeer) X(cuCtxEnablePeerAccess) X(cuMemcpyPeerAsync) X(cuDeviceTotalMem)      \
+  /* interop: which GPU a foreign pointer lives on */                                           \
+  X(cuPointerGetAttribute)
 
 struct Driver {
 #define COPPER_DRIVER_MEMBER(name) decltype(&::name) name = nullptr;

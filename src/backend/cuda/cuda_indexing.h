@@ -104,6 +104,9 @@ std::string gather_source(const IndexPlan& p, int mode);
 std::string scatter_source(const IndexPlan& p, int mode, bool winner, bool wide, bool checked);
 std::string scatter_apply_source(const IndexPlan& p, int mode, ops::UfuncId op, DType target, DType loop,
                                  bool binary, bool checked);
+std::string at_keys_source(const IndexPlan& p, int mode);
+std::string at_ordered_source(const IndexPlan& p, int mode, ops::UfuncId op, DType target, DType loop, bool binary,
+                              bool checked);
 std::string select_count_source(DType flag, bool flat, bool vec);
 std::string select_values_source(DType flag, int unit, bool flat, bool vec_flags, bool vec_src);
 std::string select_coordinates_source(DType flag, bool flat, bool vec);

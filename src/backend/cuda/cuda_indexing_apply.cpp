@@ -1,16 +1,23 @@
-// ufunc.at on the GPU (family 63): after the bounds check (family 61), one thread per
-// unit applies the op to its target atomically, so repeated targets accumulate:
-// atomicAdd where the hardware has it (add/subtract of same-dtype integers, floats and
-// complex parts), else a compare-and-swap loop over the target's word (1- and 2-byte
-// targets through their aligned 4-byte word) running the op catalogue's own functor.
-// Ops whose repeated application depends on the order (remainder, power, comparisons,
-// ...) and ops on complex128 other than add/subtract go to the host in NumPy's order
-// (a synchronizing fallback until a device-wide sort serves it).
-#include <vector>
+// ufunc.at on the GPU: after the bounds check (family 61), repeated targets accumulate.
+//  - Atomic path (family 63), one thread per unit: atomicAdd where the hardware has it
+//    (add/subtract of same-dtype integers, floats and complex parts), else a
+//    compare-and-swap loop over the target's word (1- and 2-byte targets through their
+//    aligned 4-byte word) running the op catalogue's own functor. For ops whose repeated
+//    application gives the same result in any order (up to float rounding).
+//  - Ordered path, for the others (remainder, power, arctan2, comparisons, ...) and
+//    complex128 ops without an atomic: each position's target (row-major over the
+//    indexed axes) is written with the position (family 67), CUB sorts the pairs stably
+//    by target (cub/indexing_sort.cu), and one thread per run of equal targets (and unit
+//    of the moved block) applies that run's values in position order (family 68): NumPy's
+//    order exactly, with no atomics.
+#include <cmath>
+
+#include "backend/cuda/aot_call.h"
 
 #include "backend/cuda/cuda_backend.h"
 #include "backend/cuda/cuda_context.h"
 #include "backend/cuda/cuda_indexing.h"
+#include "backend/cuda/cuda_memory.h"
 #include "backend/cuda/kernel_families.h"
 
 namespace copper::backend::cuda {
@@ -54,51 +61,35 @@ std::string native_add(UfuncId op, DType t, DType loop) {
   }
 }
 
-bool runs_on_device(UfuncId op, int nin, DType t, DType loop) {
+// Whether the atomic path serves (op, target dtype, loop dtype).
+bool atomic_path(UfuncId op, int nin, DType t, DType loop) {
   if (nin == 2 && !order_free(op)) return false;
   return itemsize(t) <= 8 || !native_add(op, t, loop).empty();
 }
 
-// Applies the op to one target on the host, in NumPy's order: the targets, indices and
-// values come over, the CPU backend runs ufunc.at, and the targets go back.
-void apply_on_host(Backend& gpu, ops::UfuncId op, DType loop, const ArrayView& dst, const IndexArrays& index,
-                   const ArrayView* values) {
-  std::vector<std::vector<char>> buffers;
-  buffers.reserve(index.arrays.size() + 2);
-  auto to_host = [&](const ArrayView& v) {
-    std::vector<char>& buf = buffers.emplace_back(static_cast<std::size_t>(shape_size(v.shape) * itemsize(v.dtype)));
-    if (!buf.empty()) gpu.copy_to_host(v, buf.data());
-    return ArrayView{buf.data(), v.dtype, v.shape, c_strides(v.shape, itemsize(v.dtype))};
-  };
-  ArrayView host_dst = to_host(dst);
-  IndexArrays host_index{{}, index.axes, index.mode};
-  for (const ArrayView& a : index.arrays) host_index.arrays.push_back(to_host(a));
-  ArrayView host_values;
-  if (values) host_values = to_host(*values);
-  backend_for(copper::cpu).scatter_apply(op, loop, host_dst, host_index, values ? &host_values : nullptr);
-  gpu.copy_from_host(host_dst.data, dst);
-}
-
-}  // namespace
-
-std::string scatter_apply_source(const IndexPlan& p, int mode, ops::UfuncId op, DType t, DType loop, bool binary,
-                                 bool checked) {
+std::string at_result_code(ops::UfuncId op, DType t, DType loop, bool binary) {
   const DType out = *ops::out_dtype(op, loop);
-  std::string s = index_source_prologue(p.k, p.unit, p.align16, p.index32);
-  s += std::string("typedef ") + device_type_name(t) + " D;\ntypedef " + device_type_name(loop) + " L;\ntypedef " +
-       device_type_name(out) + " O;\n";
-  s += "template <class T, class U> __device__ __forceinline__ T bits_as(U u) {\n"
-       "  static_assert(sizeof(T) == sizeof(U), \"same size\");\n  T t;\n"
-       "  const unsigned char* from = reinterpret_cast<const unsigned char*>(&u);\n"
-       "  unsigned char* to = reinterpret_cast<unsigned char*>(&t);\n"
-       "#pragma unroll\n  for (int i = 0; i < static_cast<int>(sizeof(T)); ++i) to[i] = from[i];\n  return t;\n}\n";
+  std::string s = std::string("typedef ") + device_type_name(t) + " D;\ntypedef " + device_type_name(loop) +
+                  " L;\ntypedef " + device_type_name(out) + " O;\n";
   s += "__device__ __forceinline__ D at_result(D cur, const char* vp) {\n"
        "  const L x = copper::ops::cast<L>(cur);\n";
   if (binary) s += "  const L y = *reinterpret_cast<const L*>(vp);\n";
   else s += "  (void)vp;\n";
   s += "  const O r = copper::ops::invoke<copper::ops::" + std::string(ops::info(op).name) + ", O>(x" +
        (binary ? ", y" : "") + ");\n";
-  s += "  return copper::ops::cast<D>(r);\n}\n";
+  return s + "  return copper::ops::cast<D>(r);\n}\n";
+}
+
+}  // namespace
+
+std::string scatter_apply_source(const IndexPlan& p, int mode, ops::UfuncId op, DType t, DType loop, bool binary,
+                                 bool checked) {
+  std::string s = index_source_prologue(p.k, p.unit, p.align16, p.index32) + at_result_code(op, t, loop, binary);
+  s += "template <class T, class U> __device__ __forceinline__ T bits_as(U u) {\n"
+       "  static_assert(sizeof(T) == sizeof(U), \"same size\");\n  T t;\n"
+       "  const unsigned char* from = reinterpret_cast<const unsigned char*>(&u);\n"
+       "  unsigned char* to = reinterpret_cast<unsigned char*>(&t);\n"
+       "#pragma unroll\n  for (int i = 0; i < static_cast<int>(sizeof(T)); ++i) to[i] = from[i];\n  return t;\n}\n";
   s += "__device__ __forceinline__ void update(char* p, const char* vp) {\n";
   const std::string native = binary ? native_add(op, t, loop) : "";
   const int size = static_cast<int>(itemsize(t));
@@ -131,10 +122,43 @@ std::string scatter_apply_source(const IndexPlan& p, int mode, ops::UfuncId op, 
   return s;
 }
 
+std::string at_keys_source(const IndexPlan& p, int mode) {
+  std::string s = index_source_prologue(p.k, p.unit, p.align16, p.index32);
+  s += "extern \"C\" __global__ void __launch_bounds__(256) copper_at_keys(IndexParams a, unsigned long long* keys,\n"
+       "                                                                 long long* positions) {\n"
+       "  const I nb = static_cast<I>(a.nb);\n"
+       "  const I step = static_cast<I>(gridDim.x) * blockDim.x;\n"
+       "  for (I b = static_cast<I>(blockIdx.x) * blockDim.x + threadIdx.x; b < nb; b += step) {\n"
+       "    long long ob[K + 1];\n    copper::kern::offsets<K + 1, I>(a.lb, b, ob);\n";
+  s += index_offset_code(p, mode, false, true);
+  s += "    (void)off;\n    keys[b] = ok ? key : 0ull;\n    positions[b] = static_cast<long long>(b);\n  }\n}\n";
+  return s;
+}
+
+std::string at_ordered_source(const IndexPlan& p, int mode, ops::UfuncId op, DType t, DType loop, bool binary,
+                              bool checked) {
+  std::string s = index_source_prologue(p.k, p.unit, p.align16, p.index32) + at_result_code(op, t, loop, binary);
+  s += "extern \"C\" __global__ void __launch_bounds__(256) copper_at_ordered(IndexParams a,\n"
+       "    const unsigned long long* keys, const long long* positions) {\n";
+  s += unit_loop_begin(checked);
+  s += "    const I i = e / static_cast<I>(a.nr), r = e - i * static_cast<I>(a.nr);\n"
+       "    if (i > 0 && keys[i] == keys[i - 1]) continue;  // not the first of its run of targets\n"
+       "    long long orr[2] = {0, 0};\n";
+  if (p.nr > 1) s += "    copper::kern::offsets<2, I>(a.lr, r, orr);\n";
+  s += "    (void)r;\n"
+       "    for (I j = i; j < static_cast<I>(a.nb) && keys[j] == keys[i]; ++j) {\n"
+       "      const I b = static_cast<I>(positions[j]);\n"
+       "      long long ob[K + 1];\n      copper::kern::offsets<K + 1, I>(a.lb, b, ob);\n";
+  s += index_offset_code(p, mode, false, false);
+  s += "      if (!ok) continue;\n"
+       "      D* target = reinterpret_cast<D*>(a.indexed + off + orr[1]);\n"
+       "      *target = at_result(*target, a.other + ob[0] + orr[0]);\n    }\n  }\n}\n";
+  return s;
+}
+
 void CudaBackend::scatter_apply(ops::UfuncId op, DType loop, const ArrayView& dst, const IndexArrays& index,
                                 const ArrayView* values) {
   const bool binary = values != nullptr;
-  if (!runs_on_device(op, binary ? 2 : 1, dst.dtype, loop)) return apply_on_host(*this, op, loop, dst, index, values);
   ArrayView other;
   if (binary) {
     other = *values;
@@ -148,11 +172,24 @@ void CudaBackend::scatter_apply(ops::UfuncId op, DType loop, const ArrayView& ds
   if (p.nb == 0 || p.nr == 0) return;
   const int mode = static_cast<int>(index.mode);
   const bool checked = mode == 0;
+  const bool atomic = atomic_path(op, binary ? 2 : 1, dst.dtype, loop);
   IndexErrorRecord* err = checked ? index_error_record(index_) : nullptr;
+  // The ordered path's (target, position) pairs: sorted, then unsorted, keys and positions.
+  std::shared_ptr<Buffer> pairs;
+  int end_bit = 64;
+  if (!atomic) {
+    long double space = 1;
+    for (int j = 0; j < p.k; ++j) space *= static_cast<long double>(dst.shape[j]);
+    end_bit = 1;
+    while (end_bit < 64 && std::ldexp(1.0L, end_bit) < space) ++end_bit;
+    pairs = allocate_device(index_, static_cast<std::size_t>(p.nb) * 32);
+  }
+  auto* keys = pairs ? static_cast<unsigned long long*>(pairs->data()) : nullptr;
+  auto* positions = pairs ? reinterpret_cast<long long*>(keys + 2 * p.nb) : nullptr;
   visit_index_count(p.k, [&]<int K>() {
     auto a = index_params<K>(p, dst, index, other, err);
-    unsigned long long no_table[4] = {};  // the check kernel's unused WinnerParams
     if (checked) {
+      unsigned long long no_table[4] = {};  // the check kernel's unused WinnerParams
       void* args[] = {&a, no_table};
       KeyBuilder key;
       key.add(kFamilyScatterCheck);
@@ -163,15 +200,40 @@ void CudaBackend::scatter_apply(ops::UfuncId op, DType loop, const ArrayView& ds
       launch(index_, fn, grid_for(index_, p.nb, 256, resident_blocks_per_sm(fn, 256)), 256, args, "ufunc.at (check)");
     }
     KeyBuilder key;
-    key.add(kFamilyScatterApply);
+    key.add(atomic ? kFamilyScatterApply : kFamilyAtOrdered);
     add_plan_key(key, p, mode);
     key.add(static_cast<unsigned>(op)).add(static_cast<unsigned>(dst.dtype)).add(static_cast<unsigned>(loop));
     key.add(binary ? 1u : 0u).add(checked ? 1u : 0u);
+    if (atomic) {
+      CUfunction fn = get_kernel(
+          index_, key.key(), [&] { return scatter_apply_source(p, mode, op, dst.dtype, loop, binary, checked); },
+          "copper_scatter_apply");
+      void* args[] = {&a};
+      launch(index_, fn, grid_for(index_, p.nb * p.nr, 256, resident_blocks_per_sm(fn, 256)), 256, args, "ufunc.at");
+      return;
+    }
+    KeyBuilder keys_key;
+    keys_key.add(kFamilyAtKeys);
+    add_plan_key(keys_key, p, mode);
+    CUfunction keys_fn = get_kernel(index_, keys_key.key(), [&] { return at_keys_source(p, mode); }, "copper_at_keys");
+    unsigned long long* unsorted_keys = keys + p.nb;
+    long long* unsorted_positions = positions + p.nb;
+    void* key_args[] = {&a, &unsorted_keys, &unsorted_positions};
+    launch(index_, keys_fn, grid_for(index_, p.nb, 256, resident_blocks_per_sm(keys_fn, 256)), 256, key_args,
+           "ufunc.at (targets)");
+    {
+      AotCall call(index_, "ufunc.at (sort by target)");
+      aot::sort_positions_by_target(call.launch(), reinterpret_cast<const std::uint64_t*>(unsorted_keys),
+                                    reinterpret_cast<std::uint64_t*>(keys),
+                                    reinterpret_cast<const std::int64_t*>(unsorted_positions),
+                                    reinterpret_cast<std::int64_t*>(positions), p.nb, end_bit);
+    }
     CUfunction fn = get_kernel(
-        index_, key.key(), [&] { return scatter_apply_source(p, mode, op, dst.dtype, loop, binary, checked); },
-        "copper_scatter_apply");
-    void* args[] = {&a};
-    launch(index_, fn, grid_for(index_, p.nb * p.nr, 256, resident_blocks_per_sm(fn, 256)), 256, args, "ufunc.at");
+        index_, key.key(), [&] { return at_ordered_source(p, mode, op, dst.dtype, loop, binary, checked); },
+        "copper_at_ordered");
+    void* args[] = {&a, &keys, &positions};
+    launch(index_, fn, grid_for(index_, p.nb * p.nr, 256, resident_blocks_per_sm(fn, 256)), 256, args,
+           "ufunc.at (in order)");
   });
   if (checked) note_index_check(index_);
 }

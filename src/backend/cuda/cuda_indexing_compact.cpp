@@ -1,8 +1,9 @@
 // Stream compaction on the GPU (x[mask], nonzero, compress, extract): the flags are
 // cut into tiles of 2048 elements, one block of 256 threads per tile, 8 consecutive
 // elements per thread (one vector load where aligned).
-//  1. copper_select_count (family 64) writes each tile's count; an in-place scan (the
-//     backend's cumsum) makes them output offsets; the total is the one host read.
+//  1. copper_select_count (family 64) writes each tile's count; CUB's exclusive sum
+//     (ahead-of-time, cub/scan.cu) makes them output offsets in place; the total is the
+//     one host read.
 //  2. copper_select_values (65) / copper_select_coordinates (66): each block reads its
 //     tile again, ranks its selected elements with a block-wide prefix sum, stages them
 //     in shared memory in order and writes them out coalesced from the tile's offset.
@@ -10,6 +11,7 @@
 // whatever the method; reading them twice costs 1 byte per bool flag, and no
 // decoupled look-back or second scan is needed (CUB's DeviceSelect would read the
 // flags for the count first as well).
+#include "backend/cuda/aot_call.h"
 #include "backend/cuda/cuda_backend.h"
 #include "backend/cuda/cuda_context.h"
 #include "backend/cuda/cuda_driver.h"
@@ -176,10 +178,10 @@ Selection CudaBackend::select_count(const ArrayView& flags) {
   auto* offsets = static_cast<long long*>(sel.tile_offsets->data());
   if (a.n == 0) return sel;
   make_current(index_);
-  check(driver().cuMemsetD8Async(reinterpret_cast<CUdeviceptr>(offsets), 0, sizeof(long long),
+  check(driver().cuMemsetD8Async(reinterpret_cast<CUdeviceptr>(offsets + a.tiles), 0, sizeof(long long),
                                  current_stream_handle(index_)),
         "cuMemsetD8Async");
-  a.counts = offsets + 1;
+  a.counts = offsets;
   KeyBuilder key;
   key.add(kFamilySelectCount);
   add_layout_key(key, flags.dtype, c);
@@ -187,8 +189,11 @@ Selection CudaBackend::select_count(const ArrayView& flags) {
   void* args[] = {&a};
   launch(index_, fn, grid_for(index_, a.tiles * 256, 256, resident_blocks_per_sm(fn, 256)), 256, args,
          "select (count)");
-  const ArrayView counts{offsets + 1, int64, {a.tiles}, {8}};
-  scan(ops::ScanOp::cumsum, counts, 0, counts);
+  {  // counts -> offsets in place; the zero after the last tile becomes the total
+    AotCall call(index_, "select (offsets)");
+    auto* counts = reinterpret_cast<std::int64_t*>(offsets);
+    aot::exclusive_sum(call.launch(), counts, counts, a.tiles + 1);
+  }
   copy_to_host(ArrayView{offsets + a.tiles, int64, {}, {}}, &sel.count);
   return sel;
 }

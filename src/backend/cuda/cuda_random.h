@@ -12,8 +12,9 @@ namespace copper::backend::cuda {
 std::string random_source(DType t, ops::philox::Kind kind, int per, bool vector_store = true);
 
 // Kernel `copper_random_params`: per-element (broadcast) parameters read through a
-// strided layout; 32-bit or 64-bit element indexing.
-std::string random_params_source(DType t, ops::philox::Kind kind, int per, bool index32);
+// strided layout; 32-bit or 64-bit element indexing; `nparams` parameter arrays (block
+// kinds: 2; stream kinds: 1 to 3).
+std::string random_params_source(DType t, ops::philox::Kind kind, int per, bool index32, int nparams = 2);
 
 // Kernel `copper_take_rows`: out[i, ...] = src[rows[i], ...], moving elements of
 // `element_bytes` bytes (16 with `align16` when every address is 16-byte aligned).

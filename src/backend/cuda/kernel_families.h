@@ -28,6 +28,8 @@ enum KernelFamily : unsigned {
   kFamilySelectCount = 64,        // cuda_indexing_compact.cpp: 64-66
   kFamilySelectValues = 65,
   kFamilySelectCoordinates = 66,
+  kFamilyAtKeys = 67,             // cuda_indexing_apply.cpp: ufunc.at's ordered path (targets,
+  kFamilyAtOrdered = 68,          //   then runs of equal targets in position order)
   kFamilyUfuncFold = 110,       // cuda_fold.cpp (ufunc.reduce/accumulate/reduceat of any binary op)
 };
 

@@ -39,4 +39,10 @@ int runtime_version();
 // out[i] = sum of in[0 .. i) for n elements (DeviceScan::ExclusiveSum); out may be in.
 void exclusive_sum(const Launch& launch, const std::int64_t* in, std::int64_t* out, std::int64_t n);
 
+// Sorts n (key, position) pairs by the key's low end_bit bits, stably (equal keys keep
+// their positions' order): ufunc.at's order-preserving path (cub/indexing_sort.cu).
+void sort_positions_by_target(const Launch& launch, const std::uint64_t* keys_in, std::uint64_t* keys_out,
+                              const std::int64_t* positions_in, std::int64_t* positions_out, std::int64_t n,
+                              int end_bit);
+
 }  // namespace copper::backend::cuda::aot
