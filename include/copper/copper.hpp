@@ -4,6 +4,7 @@
 #include "copper/cuda.hpp"
 #include "copper/device.hpp"
 #include "copper/dtype.hpp"
+#include "copper/elementwise.hpp"
 #include "copper/errors.hpp"
 #include "copper/fft.hpp"
 #include "copper/format.hpp"

@@ -10,12 +10,6 @@ namespace {
 // Products of big operands run without the GIL.
 constexpr std::int64_t release_gil_above = 1 << 14;
 
-Device device_of(std::initializer_list<nb::handle> objects) {
-  for (nb::handle h : objects)
-    if (h.is_valid() && nb::isinstance<ndarray>(h)) return nb::cast<const ndarray&>(h).device();
-  return default_device();
-}
-
 ndarray to_array(nb::handle x, Device device) {
   return nb::isinstance<ndarray>(x) ? nb::cast<const ndarray&>(x) : array_from_py(x, std::nullopt, device);
 }

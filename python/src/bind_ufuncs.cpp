@@ -1,26 +1,22 @@
-// Python bindings for the elementwise ops: every ufunc (and NumPy 2's aliases) as a module
-// function with NumPy's arguments, where/clip/around/real/imag/angle, and ndarray's operators.
+// Python bindings for the elementwise ops: every ufunc (and NumPy 2's aliases) as a
+// copper.ufunc object (bind_ufunc_type.cpp), where/clip/around/real/imag/angle, and
+// ndarray's operators.
 #include <Python.h>
 
 #include <numbers>
 
 #include "bindings.h"
+#include "ops/catalogue.h"
+#include "ufunc_type.h"
 
 namespace copper::python {
 
 namespace {
 
-using Unary = ndarray (*)(const operand&, const UfuncOptions&);
-using Binary = ndarray (*)(const operand&, const operand&, const UfuncOptions&);
+using Binary = binary_ufunc;
 
 // Work on big arrays runs without the GIL; for small ones releasing it costs more than it saves.
 constexpr std::int64_t release_gil_above = 1 << 16;
-
-Device device_of(std::initializer_list<nb::handle> objects) {
-  for (nb::handle h : objects)
-    if (h.is_valid() && nb::isinstance<ndarray>(h)) return nb::cast<const ndarray&>(h).device();
-  return default_device();
-}
 
 // out= as NumPy takes it: an array, a 1-tuple holding one, or None.
 nb::handle out_handle(nb::handle out) {
@@ -34,7 +30,7 @@ nb::handle out_handle(nb::handle out) {
   return out;
 }
 
-// Converts the arguments of one ufunc call; keeps the out object to hand it back as is.
+// Converts the arguments of one clip call; keeps the out object to hand it back as is.
 struct UfuncCall {
   nb::handle out;
   UfuncOptions opts;
@@ -85,42 +81,21 @@ std::optional<operand> other_operand(nb::handle other, Device device) {
   }
 }
 
-void def_unary(nb::module_& m, const char* name, Unary fn) {
-  m.def(
-      name,
-      [fn](nb::handle x, nb::handle out, nb::handle dtype, nb::handle casting) {
-        UfuncCall call({x}, out, dtype, casting);
-        return call.run([&] { return fn(call.operands[0], call.opts); });
-      },
-      nb::arg("x"), nb::arg("out") = nb::none(), nb::kw_only(), nb::arg("dtype") = nb::none(),
-      nb::arg("casting") = "same_kind");
-}
-
-void def_binary(nb::module_& m, const char* name, Binary fn) {
-  m.def(
-      name,
-      [fn](nb::handle x1, nb::handle x2, nb::handle out, nb::handle dtype, nb::handle casting) {
-        UfuncCall call({x1, x2}, out, dtype, casting);
-        return call.run([&] { return fn(call.operands[0], call.operands[1], call.opts); });
-      },
-      nb::arg("x1"), nb::arg("x2"), nb::arg("out") = nb::none(), nb::kw_only(), nb::arg("dtype") = nb::none(),
-      nb::arg("casting") = "same_kind");
-}
-
 // a + b, b + a (reflected) and a += b (in place, returning the same object).
-void def_operator(ArrayClass& cls, const char* name, const char* rname, const char* iname, Binary fn) {
+void def_operator(ArrayClass& cls, const char* name, const char* rname, const char* iname, const Binary& op) {
+  const Binary* fn = &op;
   if (name) {
     cls.def(name, [fn](const ndarray& self, nb::handle other) -> nb::object {
       auto o = other_operand(other, self.device());
       if (!o) return nb::borrow(Py_NotImplemented);
-      return nb::cast(fn(self, *o, {}));
+      return nb::cast((*fn)(self, *o, {}));
     });
   }
   if (rname) {
     cls.def(rname, [fn](const ndarray& self, nb::handle other) -> nb::object {
       auto o = other_operand(other, self.device());
       if (!o) return nb::borrow(Py_NotImplemented);
-      return nb::cast(fn(*o, self, {}));
+      return nb::cast((*fn)(*o, self, {}));
     });
   }
   if (iname) {
@@ -130,7 +105,7 @@ void def_operator(ArrayClass& cls, const char* name, const char* rname, const ch
       if (!o) return nb::borrow(Py_NotImplemented);
       UfuncOptions opts;
       opts.out = a;
-      fn(a, *o, opts);
+      (*fn)(a, *o, opts);
       return nb::borrow(self);
     });
   }
@@ -174,23 +149,24 @@ ndarray as_array(nb::handle x) {
 }  // namespace
 
 void bind_ufuncs(nb::module_& m, ArrayClass& cls) {
-#define COPPER_BIND_UNARY(name) def_unary(m, #name, &copper::name);
-#define COPPER_BIND_BINARY(name) def_binary(m, #name, &copper::name);
-  COPPER_UNARY_UFUNCS(COPPER_BIND_UNARY)
-  COPPER_BINARY_UFUNCS(COPPER_BIND_BINARY)
-#undef COPPER_BIND_UNARY
-#undef COPPER_BIND_BINARY
-
-  // NumPy 2's aliases (the array API names among them).
-  const std::pair<const char*, Unary> unary_aliases[] = {
-      {"abs", &absolute},       {"conj", &conjugate},  {"bitwise_not", &invert}, {"bitwise_invert", &invert},
-      {"acos", &arccos},        {"asin", &arcsin},     {"atan", &arctan},        {"acosh", &arccosh},
-      {"asinh", &arcsinh},      {"atanh", &arctanh}};
-  for (auto [name, fn] : unary_aliases) def_unary(m, name, fn);
-  const std::pair<const char*, Binary> binary_aliases[] = {
-      {"divide", &true_divide}, {"mod", &remainder}, {"pow", &power}, {"atan2", &arctan2},
-      {"bitwise_left_shift", &left_shift}, {"bitwise_right_shift", &right_shift}};
-  for (auto [name, fn] : binary_aliases) def_binary(m, name, fn);
+  // Every op of the catalogue is a copper.ufunc, but for the two NumPy has as plain
+  // functions (defined below with NumPy's own signatures).
+  nb::object type = make_ufunc_type(m);
+  bind_ufunc_methods(type);
+  for (int i = 0; i < num_ufuncs; ++i) {
+    const auto id = static_cast<UfuncId>(i);
+    const std::string name(ops::info(id).name);
+    if (name == "clip" || name == "angle") continue;
+    m.attr(name.c_str()) = make_ufunc(id);
+  }
+  // NumPy 2's aliases (the array API names among them): the same objects.
+  const std::pair<const char*, const char*> aliases[] = {
+      {"abs", "absolute"},      {"conj", "conjugate"},   {"bitwise_not", "invert"}, {"bitwise_invert", "invert"},
+      {"acos", "arccos"},       {"asin", "arcsin"},      {"atan", "arctan"},        {"acosh", "arccosh"},
+      {"asinh", "arcsinh"},     {"atanh", "arctanh"},    {"divide", "true_divide"}, {"mod", "remainder"},
+      {"pow", "power"},         {"atan2", "arctan2"},    {"bitwise_left_shift", "left_shift"},
+      {"bitwise_right_shift", "right_shift"}};
+  for (auto [alias, name] : aliases) m.attr(alias) = m.attr(name);
 
   m.def(
       "where",
@@ -209,7 +185,7 @@ void bind_ufuncs(nb::module_& m, ArrayClass& cls) {
   m.def("round", &around_py, nb::arg("a"), nb::arg("decimals") = 0, nb::arg("out") = nb::none());
   m.def("real", [](nb::handle x) { return real(as_array(x)); }, nb::arg("val"));
   m.def("imag", [](nb::handle x) { return imag(as_array(x)); }, nb::arg("val"));
-  nb::delattr(m, "angle");  // the ufunc binding above; NumPy's angle takes deg= and treats real input apart
+  // NumPy's angle takes deg= and treats real input apart.
   m.def(
       "angle",
       [](nb::handle z, bool deg) {
@@ -223,24 +199,24 @@ void bind_ufuncs(nb::module_& m, ArrayClass& cls) {
   // Operators: a + b, b + a, a += b, and the unary ones. The priority makes NumPy
   // arrays and scalars step back (numpy.float64(2) - x calls x.__rsub__).
   cls.attr("__array_priority__") = 100;
-  def_operator(cls, "__add__", "__radd__", "__iadd__", &add);
-  def_operator(cls, "__sub__", "__rsub__", "__isub__", &subtract);
-  def_operator(cls, "__mul__", "__rmul__", "__imul__", &multiply);
-  def_operator(cls, "__truediv__", "__rtruediv__", "__itruediv__", &true_divide);
-  def_operator(cls, "__floordiv__", "__rfloordiv__", "__ifloordiv__", &floor_divide);
-  def_operator(cls, "__mod__", "__rmod__", "__imod__", &remainder);
-  def_operator(cls, "__and__", "__rand__", "__iand__", &bitwise_and);
-  def_operator(cls, "__or__", "__ror__", "__ior__", &bitwise_or);
-  def_operator(cls, "__xor__", "__rxor__", "__ixor__", &bitwise_xor);
-  def_operator(cls, "__lshift__", "__rlshift__", "__ilshift__", &left_shift);
-  def_operator(cls, "__rshift__", "__rrshift__", "__irshift__", &right_shift);
-  def_operator(cls, "__lt__", nullptr, nullptr, &less);
-  def_operator(cls, "__le__", nullptr, nullptr, &less_equal);
-  def_operator(cls, "__gt__", nullptr, nullptr, &greater);
-  def_operator(cls, "__ge__", nullptr, nullptr, &greater_equal);
-  def_operator(cls, "__eq__", nullptr, nullptr, &equal);
-  def_operator(cls, "__ne__", nullptr, nullptr, &not_equal);
-  def_operator(cls, nullptr, nullptr, "__ipow__", &power);
+  def_operator(cls, "__add__", "__radd__", "__iadd__", add);
+  def_operator(cls, "__sub__", "__rsub__", "__isub__", subtract);
+  def_operator(cls, "__mul__", "__rmul__", "__imul__", multiply);
+  def_operator(cls, "__truediv__", "__rtruediv__", "__itruediv__", true_divide);
+  def_operator(cls, "__floordiv__", "__rfloordiv__", "__ifloordiv__", floor_divide);
+  def_operator(cls, "__mod__", "__rmod__", "__imod__", remainder);
+  def_operator(cls, "__and__", "__rand__", "__iand__", bitwise_and);
+  def_operator(cls, "__or__", "__ror__", "__ior__", bitwise_or);
+  def_operator(cls, "__xor__", "__rxor__", "__ixor__", bitwise_xor);
+  def_operator(cls, "__lshift__", "__rlshift__", "__ilshift__", left_shift);
+  def_operator(cls, "__rshift__", "__rrshift__", "__irshift__", right_shift);
+  def_operator(cls, "__lt__", nullptr, nullptr, less);
+  def_operator(cls, "__le__", nullptr, nullptr, less_equal);
+  def_operator(cls, "__gt__", nullptr, nullptr, greater);
+  def_operator(cls, "__ge__", nullptr, nullptr, greater_equal);
+  def_operator(cls, "__eq__", nullptr, nullptr, equal);
+  def_operator(cls, "__ne__", nullptr, nullptr, not_equal);
+  def_operator(cls, nullptr, nullptr, "__ipow__", power);
   // pow(a, b, mod) has a third argument; only the two-argument form is NumPy's ufunc.
   cls.def(
       "__pow__",
@@ -269,12 +245,14 @@ void bind_ufuncs(nb::module_& m, ArrayClass& cls) {
   cls.def("__divmod__", [](const ndarray& self, nb::handle other) -> nb::object {
     auto o = other_operand(other, self.device());
     if (!o) return nb::borrow(Py_NotImplemented);
-    return nb::make_tuple(floor_divide(self, *o), remainder(self, *o));
+    auto [q, r] = divmod(self, *o);
+    return nb::make_tuple(std::move(q), std::move(r));
   });
   cls.def("__rdivmod__", [](const ndarray& self, nb::handle other) -> nb::object {
     auto o = other_operand(other, self.device());
     if (!o) return nb::borrow(Py_NotImplemented);
-    return nb::make_tuple(floor_divide(*o, self), remainder(*o, self));
+    auto [q, r] = divmod(*o, self);
+    return nb::make_tuple(std::move(q), std::move(r));
   });
   cls.def("__neg__", [](const ndarray& a) { return negative(a); });
   cls.def("__pos__", [](const ndarray& a) { return positive(a); });

@@ -31,6 +31,9 @@ void bind_order_statistics(nb::module_& m);  // median, quantile, percentile and
 void bind_fft(nb::module_& m);  // copper._core._fft: numpy.fft and the plan caches
 void bind_sorting(nb::module_& m, ArrayClass& cls);  // sort, argsort, unique, searchsorted, sets
 void bind_indexing_functions(nb::module_& m, ArrayClass& cls);  // take, put, nonzero, ix_, ...
+void bind_elementwise(nb::module_& m);  // sinc, i0, fix, nan_to_num, isclose, array_equal, ...
+// Sets the Python error for the C++ exception being handled (inside a catch block).
+void set_python_error_from_current_exception();
 void bind_interop(nb::module_& m, ArrayClass& cls);  // __dlpack__, __cuda_array_interface__, DLPack import
 void bind_array_api(nb::module_& m);  // cumulative_sum, vecdot, unstack, diff, meshgrid, ... (array API names)
 }  // namespace copper::python

@@ -94,6 +94,12 @@ Casting casting_from_py(nb::handle obj) {
   return casting_from_name(nb::cast<std::string>(obj));
 }
 
+Device device_of(std::span<const nb::handle> objects) {
+  for (nb::handle h : objects)
+    if (h.is_valid() && nb::isinstance<ndarray>(h)) return nb::cast<const ndarray&>(h).device();
+  return default_device();
+}
+
 bool is_python_scalar(nb::handle obj) {
   return PyBool_Check(obj.ptr()) || PyLong_CheckExact(obj.ptr()) || PyFloat_CheckExact(obj.ptr()) ||
          PyComplex_CheckExact(obj.ptr()) || PyLong_Check(obj.ptr()) || PyFloat_Check(obj.ptr()) ||

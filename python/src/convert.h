@@ -5,6 +5,9 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <initializer_list>
+#include <span>
+
 #include "copper/copper.hpp"
 #include "ndarray_owner.h"
 
@@ -53,5 +56,10 @@ bool shares_memory_with_source(nb::handle obj, const ndarray& a);
 nb::object to_numpy(const ndarray& a);
 Shape shape_from_py(nb::handle obj);        // int or sequence of ints
 std::optional<std::vector<int>> axes_from_py(nb::handle obj);  // None, int, or tuple
+// The device of the first copper array among `objects` (invalid handles skipped), else the default.
+Device device_of(std::span<const nb::handle> objects);
+inline Device device_of(std::initializer_list<nb::handle> objects) {
+  return device_of(std::span<const nb::handle>(objects.begin(), objects.size()));
+}
 
 }  // namespace copper::python

@@ -28,6 +28,7 @@ NB_MODULE(_core, m) {
   bind_fft(m);
   bind_sorting(m, cls);
   bind_indexing_functions(m, cls);
+  bind_elementwise(m);
   bind_interop(m, cls);
   bind_array_api(m);
 }

@@ -28,6 +28,7 @@ ops::UfuncId ufunc_by_name(std::string_view name) {
 void ufunc_at(std::string_view op_name, const ndarray& a, const Index& indices, const std::optional<operand>& values) {
   const ops::UfuncId op = ufunc_by_name(op_name);
   const int nin = ops::info(op).nin;
+  if (ops::info(op).nout != 1) throw ValueError("Only single output ufuncs supported at this time");
   if (nin > 2) throw ValueError("Only unary and binary ufuncs supported at this time");
   if (nin == 2 && !values) throw ValueError("second operand needed for ufunc");
   if (nin == 1 && values) throw ValueError("second operand provided when ufunc is unary");

@@ -11,11 +11,17 @@
 
 namespace copper::api {
 
-// Runs ufunc `op` over its inputs (1 to 3) as numpy.<op>(*inputs, out=, dtype=, casting=) does.
+// Runs ufunc `op` over its inputs (1 to 3) as numpy.<op>(*inputs, out=, where=, dtype=,
+// casting=, order=, signature=) does; returns the first output.
 ndarray apply_ufunc(ops::UfuncId op, std::span<const operand* const> inputs, const UfuncOptions& opts);
+// The same for any number of outputs: results[0..nout) receive them.
+void apply_ufunc(ops::UfuncId op, std::span<const operand* const> inputs, const UfuncOptions& opts, ndarray* results);
+// apply_ufunc's where= path: the op on the inputs alone, then a masked copy into out=.
+void apply_masked(ops::UfuncId op, std::span<const operand* const> inputs, const UfuncOptions& opts, ndarray* results);
 
 // The loop dtype numpy picks for `op` given each input's dtype (weak scalars already
 // adapted), honouring dtype= and casting=. Throws NumPy's TypeErrors.
+std::string dtype_class_name(DType t);  // "<class 'numpy.dtypes.Float64DType'>"
 DType resolve_loop(ops::UfuncId op, std::span<const DType> in, std::span<const bool> weak, const UfuncOptions& opts);
 
 // The dtypes the inputs bring to the loop search: arrays and strong scalars their own,
@@ -46,5 +52,8 @@ void scalar_input(KernelInput& k, const Scalar& s, const Shape& shape, DType dty
 Shape broadcast_inputs(std::span<const operand* const> inputs, const ndarray* out = nullptr);
 // The same, without a copy when an operand already has that shape (`storage` otherwise).
 const Shape& broadcast_inputs(std::span<const operand* const> inputs, const ndarray* out, Shape& storage);
+// With several outputs (null entries ignored) and where= (broadcast like an input).
+const Shape& broadcast_operands(std::span<const operand* const> inputs, std::span<const ndarray* const> outs,
+                                const ndarray* where, Shape& storage);
 
 }  // namespace copper::api

@@ -80,31 +80,43 @@ bool has_negative(const operand& x) {
 }
 
 // NumPy allocates outputs in the memory order of the inputs ('K'): a transposed input
-// gives a transposed (F-ordered) result, so both are walked sequentially.
-Strides output_strides(std::span<const operand* const> inputs, const Shape& shape, std::int64_t isz) {
+// gives a transposed (F-ordered) result, so both are walked sequentially. order= 'C'
+// and 'F' fix the layout; 'A' is F when every array input is F- but not C-contiguous.
+Strides output_strides(std::span<const operand* const> inputs, const Shape& shape, std::int64_t isz, char order) {
+  if (order == 'C') return c_strides(shape, isz);
+  if (order == 'F') return f_strides(shape, isz);
+  if (order == 'A') {
+    bool fortran = false;
+    for (const operand* x : inputs) {
+      if (!x->is_array()) continue;
+      if (!x->array().is_f_contiguous()) return c_strides(shape, isz);
+      fortran = fortran || !x->array().is_c_contiguous();
+    }
+    return fortran ? f_strides(shape, isz) : c_strides(shape, isz);
+  }
   // Only a layout every full-size input agrees on is kept; any disagreement means C order.
   const int nd = static_cast<int>(shape.size());
   auto axis_order = [&](const ndarray& a) {
-    std::vector<int> order(nd);
-    for (int d = 0; d < nd; ++d) order[d] = d;
-    std::stable_sort(order.begin(), order.end(),
+    std::vector<int> axes(nd);
+    for (int d = 0; d < nd; ++d) axes[d] = d;
+    std::stable_sort(axes.begin(), axes.end(),
                      [&](int x, int y) { return std::abs(a.strides()[x]) > std::abs(a.strides()[y]); });
-    return order;
+    return axes;
   };
-  std::vector<int> order;
+  std::vector<int> axes_order;
   for (const operand* x : inputs) {
     if (!x->is_array() || x->array().shape() != shape) continue;
     if (x->array().is_c_contiguous()) return c_strides(shape, isz);
     std::vector<int> o = axis_order(x->array());
-    if (order.empty()) order = std::move(o);
-    else if (o != order) return c_strides(shape, isz);
+    if (axes_order.empty()) axes_order = std::move(o);
+    else if (o != axes_order) return c_strides(shape, isz);
   }
-  if (order.empty()) return c_strides(shape, isz);
+  if (axes_order.empty()) return c_strides(shape, isz);
   Strides strides(nd);
   std::int64_t step = isz;
   for (int i = nd - 1; i >= 0; --i) {
-    strides[order[i]] = step;
-    step *= std::max<std::int64_t>(shape[order[i]], 1);
+    strides[axes_order[i]] = step;
+    step *= std::max<std::int64_t>(shape[axes_order[i]], 1);
   }
   return strides;
 }
@@ -117,25 +129,41 @@ Shape broadcast_inputs(std::span<const operand* const> inputs, const ndarray* ou
 }
 
 const Shape& broadcast_inputs(std::span<const operand* const> inputs, const ndarray* out, Shape& storage) {
-  const Shape* first = out ? &out->shape() : nullptr;
+  const ndarray* outs[] = {out};
+  return broadcast_operands(inputs, outs, nullptr, storage);
+}
+
+const Shape& broadcast_operands(std::span<const operand* const> inputs, std::span<const ndarray* const> outs,
+                                const ndarray* where, Shape& storage) {
+  const Shape* first = nullptr;
   bool same = true;
+  auto see = [&](const Shape& s) {
+    if (!first) first = &s;
+    else same = same && s == *first;
+  };
+  for (const ndarray* o : outs)
+    if (o) see(o->shape());
   for (const operand* x : inputs) {
     if (!x->is_array()) {
       same = same && first && first->empty();
       continue;
     }
-    if (!first) first = &x->array().shape();
-    else same = same && x->array().shape() == *first;
+    see(x->array().shape());
   }
+  if (where) see(where->shape());
   if (same && first) return *first;
-  // Scalars take part as 0-d arrays and out= as the last operand, as in NumPy's message.
+  // Scalars take part as 0-d arrays, then out= and where=, as in NumPy's message.
   std::vector<Shape> shapes;
   for (const operand* x : inputs) shapes.push_back(x->is_array() ? x->array().shape() : Shape{});
-  if (out) shapes.push_back(out->shape());
+  for (const ndarray* o : outs)
+    if (o) shapes.push_back(o->shape());
+  if (where) shapes.push_back(where->shape());
   storage = broadcast_shapes(shapes);
-  if (out && storage != out->shape()) {
-    throw ValueError("non-broadcastable output operand with shape " + shape_str(out->shape()) +
-                     " doesn't match the broadcast shape " + shape_str(storage));
+  for (const ndarray* o : outs) {
+    if (o && storage != o->shape()) {
+      throw ValueError("non-broadcastable output operand with shape " + shape_str(o->shape()) +
+                       " doesn't match the broadcast shape " + shape_str(storage));
+    }
   }
   return storage;
 }
@@ -167,12 +195,27 @@ void scalar_input(KernelInput& k, const Scalar& s, const Shape& shape, DType dty
 }
 
 ndarray apply_ufunc(UfuncId op, std::span<const operand* const> inputs, const UfuncOptions& opts) {
+  ndarray results[2];
+  apply_ufunc(op, inputs, opts, results);
+  return std::move(results[0]);
+}
+
+void apply_ufunc(UfuncId op, std::span<const operand* const> inputs, const UfuncOptions& opts, ndarray* results) {
+  const ops::UfuncInfo& info = ops::info(op);
   const int nin = static_cast<int>(inputs.size());
-  const ndarray* out = opts.out ? &*opts.out : nullptr;
-  const ndarray* arrays[4] = {};
+  const int nout = info.nout;
+  if (nin != info.nin) {
+    throw TypeError(ufunc_name(op) + "() takes from " + std::to_string(info.nin) + " to " +
+                    std::to_string(info.nin + info.nout) + " positional arguments but " + std::to_string(nin) +
+                    " were given");
+  }
+  if (opts.where) return apply_masked(op, inputs, opts, results);
+  const ndarray* outs[2] = {opts.out ? &*opts.out : nullptr, nout == 2 && opts.out2 ? &*opts.out2 : nullptr};
+  const ndarray* arrays[5] = {};
   for (int k = 0; k < nin; ++k)
     if (inputs[k]->is_array()) arrays[k] = &inputs[k]->array();
-  arrays[3] = out;
+  arrays[3] = outs[0];
+  arrays[4] = outs[1];
   // Most calls have one device: only a mismatch needs the shared check and its message.
   const ndarray* first = nullptr;
   bool mixed = false;
@@ -181,20 +224,30 @@ ndarray apply_ufunc(UfuncId op, std::span<const operand* const> inputs, const Uf
     if (!first) first = a;
     else mixed = mixed || a->device() != first->device();
   }
-  const Device device = mixed ? common_device({arrays[0], arrays[1], arrays[2], arrays[3]}, default_device())
+  const Device device = mixed ? common_device({arrays[0], arrays[1], arrays[2], arrays[3], arrays[4]}, default_device())
                         : first ? first->device()
                                 : default_device();
   Shape shape_storage;
-  const Shape& shape = broadcast_inputs(inputs, out, shape_storage);
+  const Shape& shape = broadcast_operands(inputs, std::span<const ndarray* const>(outs, nout), nullptr, shape_storage);
 
   std::array<DType, 3> dtypes = operand_dtypes(inputs);
+  // A Python int for an input of fixed integer type (ldexp's exponent) keeps its own
+  // type rather than adapting to the other operands' float dtype.
+  for (int k = 0; k < nin; ++k) {
+    if (!inputs[k]->is_array() && inputs[k]->scalar().weak() && is_integer(inputs[k]->scalar().dtype()) &&
+        is_integer(ops::input_dtype(op, DType::float64, k)))
+      dtypes[k] = inputs[k]->scalar().dtype();
+  }
   if (auto constant = out_of_range_comparison(op, inputs, dtypes)) {
+    const ndarray* out = outs[0];
     if (out) {
       check_out(op, *out, bool_, opts.casting);
       if (out->size()) backend::backend_for(device).fill(backend::view_of(*out), Scalar(*constant));
-      return *out;
+      results[0] = *out;
+    } else {
+      results[0] = full(shape, Scalar(*constant), bool_, device);
     }
-    return full(shape, Scalar(*constant), bool_, device);
+    return;
   }
 
   // clip(x, lo, hi) with Python ints past x's range clamps to the range (NumPy >= 2.1).
@@ -218,18 +271,24 @@ ndarray apply_ufunc(UfuncId op, std::span<const operand* const> inputs, const Uf
   bool weak[3] = {};
   for (int k = 0; k < nin; ++k) weak[k] = !inputs[k]->is_array() && inputs[k]->scalar().weak();
   // A weak Python int must fit the integer dtype it adapts to (int8_array + 300 raises).
-  auto check_weak_ints = [&](DType loop, bool forced) {
+  // Before the loop search it must fit the dtype it adapted to; after, the loop's input
+  // type where dtype=/signature= forced the loop or the input's type is fixed (ldexp).
+  auto check_weak_ints = [&](std::optional<DType> loop, bool forced) {
     for (int k = 0; k < nin; ++k) {
       if (!is_weak_int(*inputs[k])) continue;
-      DType target = forced ? loop : dtypes[k];
+      if (loop && !forced && ops::input_dtype(op, *loop, k) == *loop) continue;
+      const DType target = loop ? ops::input_dtype(op, *loop, k) : dtypes[k];
       if (is_integer(target) && !scalars[k].fits_in(target)) throw_int_overflow(scalars[k], target);
     }
   };
-  if (!opts.dtype) check_weak_ints(dtypes[0], false);
+  const bool forced = opts.dtype || !opts.signature.empty();
+  if (!forced) check_weak_ints(std::nullopt, false);
   const DType loop = resolve_loop(op, std::span<const DType>(dtypes.data(), nin), std::span<const bool>(weak, nin), opts);
-  if (opts.dtype) check_weak_ints(loop, true);
-  const DType result_dtype = *ops::out_dtype(op, loop);
-  if (out) check_out(op, *out, result_dtype, opts.casting);
+  check_weak_ints(loop, forced);
+  const DType result_dtypes[2] = {*info.out[static_cast<int>(loop)],
+                                  nout == 2 ? *info.out2[static_cast<int>(loop)] : DType::bool_};
+  for (int j = 0; j < nout; ++j)
+    if (outs[j]) check_out(op, *outs[j], result_dtypes[j], opts.casting);
   const std::int64_t size = shape_size(shape);
   if (op == UfuncId::power && is_integer(loop) && size > 0 && has_negative(*inputs[1])) {
     throw ValueError("Integers to negative integer powers are not allowed.");
@@ -237,30 +296,86 @@ ndarray apply_ufunc(UfuncId op, std::span<const operand* const> inputs, const Uf
 
   // Compute straight into out= when its dtype is the loop's; otherwise into a temporary.
   // The output view's vectors move into the new array afterwards: no copies on the hot path.
-  const bool direct = out && out->dtype() == result_dtype;
   auto& be = backend::backend_for(device);
-  std::shared_ptr<Buffer> buffer;
-  backend::ArrayView out_view;
-  if (direct) {
-    out_view = backend::view_of(*out);
-  } else {
-    buffer = be.allocate(static_cast<std::size_t>(size * itemsize(result_dtype)));
-    out_view = backend::ArrayView{buffer->data(), result_dtype, shape,
-                                  output_strides(inputs, shape, itemsize(result_dtype))};
+  std::shared_ptr<Buffer> buffers[2];
+  backend::ArrayView out_views[2];
+  bool direct[2] = {};
+  for (int j = 0; j < nout; ++j) {
+    direct[j] = outs[j] && outs[j]->dtype() == result_dtypes[j];
+    if (direct[j]) {
+      out_views[j] = backend::view_of(*outs[j]);
+    } else {
+      buffers[j] = be.allocate(static_cast<std::size_t>(size * itemsize(result_dtypes[j])));
+      out_views[j] = backend::ArrayView{buffers[j]->data(), result_dtypes[j], shape,
+                                        output_strides(inputs, shape, itemsize(result_dtypes[j]), opts.order)};
+    }
   }
   if (size > 0) {
+    // An input overlapping a directly written output is copied first (unless it is exactly
+    // the first output's view: x += 1 reads each element before writing it).
     std::array<KernelInput, 3> prepared;
     std::array<backend::ArrayView, 3> views;
     for (int k = 0; k < nin; ++k) {
-      if (inputs[k]->is_array()) prepared[k] = array_input(inputs[k]->array(), shape, loop, direct ? out : nullptr);
-      else scalar_input(prepared[k], scalars[k], shape, loop, device);
+      const DType in_dtype = ops::input_dtype(op, loop, k);
+      if (inputs[k]->is_array() && direct[1] && overlaps(inputs[k]->array(), *outs[1])) {
+        ndarray c = copy(inputs[k]->array());
+        prepared[k] = array_input(c, shape, in_dtype, nullptr);
+        if (!prepared[k].keep.valid()) prepared[k].keep = std::move(c);
+      } else if (inputs[k]->is_array()) {
+        prepared[k] = array_input(inputs[k]->array(), shape, in_dtype, direct[0] ? outs[0] : nullptr);
+      } else {
+        scalar_input(prepared[k], scalars[k], shape, in_dtype, device);
+      }
       views[k] = std::move(prepared[k].view);
     }
-    be.elementwise(op, loop, std::span<const backend::ArrayView>(views.data(), nin), out_view);
-    if (out && !direct) be.copy(out_view, backend::view_of(*out));
+    const std::span<const backend::ArrayView> in_span(views.data(), nin);
+    if (nout == 1) be.elementwise(op, loop, in_span, out_views[0]);
+    else be.elementwise_multi(op, loop, in_span, std::span<const backend::ArrayView>(out_views, 2));
+    for (int j = 0; j < nout; ++j)
+      if (outs[j] && !direct[j]) be.copy(out_views[j], backend::view_of(*outs[j]));
   }
-  if (out) return *out;
-  return ndarray(std::move(buffer), result_dtype, std::move(out_view.shape), std::move(out_view.strides), 0);
+  for (int j = 0; j < nout; ++j) {
+    if (outs[j]) results[j] = *outs[j];
+    else results[j] = ndarray(std::move(buffers[j]), result_dtypes[j], std::move(out_views[j].shape),
+                              std::move(out_views[j].strides), 0);
+  }
+}
+
+// where=: the op runs on the inputs alone, then only the selected elements reach out=.
+// (Without out=, NumPy leaves the other elements uninitialized; here they hold the result.)
+void apply_masked(UfuncId op, std::span<const operand* const> inputs, const UfuncOptions& opts, ndarray* results) {
+  const int nout = ops::info(op).nout;
+  ndarray mask = *opts.where;
+  if (!can_cast(mask.dtype(), bool_, Casting::safe)) {
+    throw TypeError("Cannot cast array data from " + dtype_repr(mask.dtype()) +
+                    " to dtype('bool') according to the rule 'safe'");
+  }
+  const ndarray* outs[2] = {opts.out ? &*opts.out : nullptr, nout == 2 && opts.out2 ? &*opts.out2 : nullptr};
+  Shape shape_storage;
+  const Shape shape = broadcast_operands(inputs, std::span<const ndarray* const>(outs, nout), &mask, shape_storage);
+  UfuncOptions inner = opts;
+  inner.where.reset();
+  inner.out.reset();
+  inner.out2.reset();
+  ndarray raw[2];
+  apply_ufunc(op, inputs, inner, raw);
+  for (int j = 0; j < nout; ++j)
+    if (outs[j]) check_out(op, *outs[j], raw[j].dtype(), opts.casting);
+  common_device({&raw[0], &mask, outs[0], outs[1]}, raw[0].device());
+  if (mask.dtype() != bool_) mask = mask.astype(bool_);
+  for (int j = 0; j < nout; ++j) {
+    const ndarray value = broadcast_to(raw[j], shape);
+    if (!outs[j]) {
+      results[j] = raw[j].shape() == shape ? raw[j] : ascontiguousarray(value);
+      continue;
+    }
+    results[j] = *outs[j];
+    if (shape_size(shape) == 0) continue;
+    const ndarray cast = value.dtype() == outs[j]->dtype() ? value : value.astype(outs[j]->dtype());
+    const ndarray cond = broadcast_to(mask, shape);
+    backend_of(*outs[j]).where(backend::view_of(cond), backend::view_of(cast), backend::view_of(*outs[j]),
+                               backend::view_of(*outs[j]));
+  }
 }
 
 }  // namespace copper::api

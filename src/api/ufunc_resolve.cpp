@@ -16,8 +16,6 @@ std::string ufunc_name(UfuncId op) {
 
 std::string dtype_repr(DType t) { return "dtype('" + std::string(name(t)) + "')"; }
 
-namespace {
-
 // numpy.dtypes class names, as the "did not contain a loop" message prints them.
 std::string dtype_class_name(DType t) {
   static constexpr const char* names[] = {"Bool",    "Int8",    "UInt8",   "Int16",     "UInt16",
@@ -26,6 +24,8 @@ std::string dtype_class_name(DType t) {
   return std::string("<class 'numpy.dtypes.") + names[static_cast<int>(t)] + "DType'>";
 }
 
+namespace {
+
 bool all_int_or_bool(std::span<const DType> in) {
   for (DType t : in)
     if (!(is_integer(t) || t == bool_)) return false;
@@ -33,6 +33,19 @@ bool all_int_or_bool(std::span<const DType> in) {
 }
 
 bool has_loop(UfuncId op, DType t) { return ops::out_dtype(op, t).has_value(); }
+
+// Whether input k (dtype `in`, weak when a Python scalar) reaches the loop over t under
+// `casting`. An input of fixed type (ldexp's int64 exponent) takes a weak scalar of a
+// compatible kind: NEP 50 scalars adapt to the loop rather than choose it.
+bool input_fits(UfuncId op, DType t, int k, DType in, bool weak, Casting casting) {
+  const DType want = ops::input_dtype(op, t, k);
+  if (weak && want != t) {
+    const Kind wk = kind(in);
+    return wk == Kind::bool_ || ((wk == Kind::int_ || wk == Kind::uint_) && is_integer(want)) ||
+           (wk == Kind::float_ && is_inexact(want)) || (wk == Kind::complex_ && is_complex(want));
+  }
+  return can_cast(in, want, casting);
+}
 
 [[noreturn]] void throw_unsupported(UfuncId op) {
   throw TypeError("ufunc '" + ufunc_name(op) +
@@ -46,11 +59,21 @@ std::optional<DType> first_loop_returning(UfuncId op, std::span<const DType> in,
     DType t = static_cast<DType>(d);
     if (ops::out_dtype(op, t) != forced) continue;
     bool ok = true;
-    for (DType i : in) ok = ok && can_cast(i, t, casting);
+    for (std::size_t k = 0; k < in.size(); ++k) ok = ok && can_cast(in[k], ops::input_dtype(op, t, static_cast<int>(k)), casting);
     if (ok) return t;
   }
   return std::nullopt;
 }
+
+[[noreturn]] void throw_no_signature_loop(UfuncId op) {
+  throw TypeError("No loop matching the specified signature and casting was found for ufunc " + ufunc_name(op));
+}
+
+// signature=: the first loop whose types equal every dtype given (inputs, then outputs).
+// With only outputs given it is dtype= (NumPy treats them alike).
+DType resolve_with_signature(UfuncId op, std::span<const DType> in, std::span<const bool> weak,
+                             const UfuncOptions& opts);
+
 
 // dtype=: NumPy fixes the output dtype. A loop returning it that the inputs reach by safe
 // casts wins (less(float32, ..., dtype=bool) runs the float32 loop); else the loop over
@@ -60,8 +83,37 @@ DType resolve_with_dtype(UfuncId op, std::span<const DType> in, DType forced, Ca
   if (auto t = first_loop_returning(op, in, forced, Casting::safe)) return *t;
   if (ops::out_dtype(op, forced) == forced) return forced;
   if (auto t = first_loop_returning(op, in, forced, casting)) return *t;
-  throw TypeError("No loop matching the specified signature and casting was found for ufunc " +
-                  ufunc_name(op));
+  throw_no_signature_loop(op);
+}
+
+DType resolve_with_signature(UfuncId op, std::span<const DType> in, std::span<const bool> weak,
+                             const UfuncOptions& opts) {
+  const ops::UfuncInfo& info = ops::info(op);
+  const auto& sig = opts.signature;
+  if (static_cast<int>(sig.size()) != info.nin + info.nout) {
+    throw ValueError("a type-tuple must be specified of length " + std::to_string(info.nin + info.nout) + " for ufunc '" +
+                     ufunc_name(op) + "'");
+  }
+  bool inputs_given = false;
+  for (int k = 0; k < info.nin; ++k) inputs_given = inputs_given || sig[k].has_value();
+  if (!inputs_given) {
+    if (!sig[info.nin] && (info.nout == 1 || !sig[info.nin + 1])) {
+      UfuncOptions plain = opts;
+      plain.signature.clear();
+      return resolve_loop(op, in, weak, plain);
+    }
+    if (sig[info.nin]) return resolve_with_dtype(op, in, *sig[info.nin], opts.casting);
+  }
+  for (int d = 0; d < num_dtypes; ++d) {
+    if (!info.out[d]) continue;
+    const DType t = static_cast<DType>(d);
+    bool ok = true;
+    for (int k = 0; k < info.nin; ++k) ok = ok && (!sig[k] || *sig[k] == ops::input_dtype(op, t, k));
+    ok = ok && (!sig[info.nin] || *sig[info.nin] == *info.out[d]);
+    if (info.nout == 2) ok = ok && (!sig[info.nin + 1] || *sig[info.nin + 1] == *info.out2[d]);
+    if (ok) return t;
+  }
+  throw_no_signature_loop(op);
 }
 
 }  // namespace
@@ -85,7 +137,9 @@ std::array<DType, 3> operand_dtypes(std::span<const operand* const> inputs) {
 DType resolve_loop(UfuncId op, std::span<const DType> in, std::span<const bool> weak, const UfuncOptions& opts) {
   const std::string op_name = ufunc_name(op);
   DType loop;
-  if (opts.dtype) {
+  if (!opts.signature.empty()) {
+    loop = resolve_with_signature(op, in, weak, opts);
+  } else if (opts.dtype) {
     loop = resolve_with_dtype(op, in, *opts.dtype, opts.casting);
   } else if (op == UfuncId::negative && in[0] == bool_) {
     throw TypeError(
@@ -105,7 +159,7 @@ DType resolve_loop(UfuncId op, std::span<const DType> in, std::span<const bool> 
     }
     loop = in[0];
   } else if (in.size() >= 1 && std::all_of(in.begin(), in.end(), [&](DType t) { return t == in[0]; }) &&
-             has_loop(op, in[0])) {
+             has_loop(op, in[0]) && ops::input_dtype(op, in[0], static_cast<int>(in.size()) - 1) == in[0]) {
     loop = in[0];  // the common case: no earlier loop is a safe cast target of a type with its own loop
   } else {
     int found = -1;
@@ -113,17 +167,33 @@ DType resolve_loop(UfuncId op, std::span<const DType> in, std::span<const bool> 
       DType t = static_cast<DType>(d);
       if (!has_loop(op, t)) continue;
       bool ok = true;
-      for (DType i : in) ok = ok && can_cast(i, t, Casting::safe);
+      for (std::size_t k = 0; k < in.size(); ++k)
+        ok = ok && input_fits(op, t, static_cast<int>(k), in[k], !weak.empty() && weak[k], Casting::safe);
       if (ok) found = d;
+    }
+    if (found < 0 && (op == UfuncId::gcd || op == UfuncId::lcm)) {
+      // NumPy's newer-style loops report the operand DTypes, Python scalars as abstract ones.
+      std::string types;
+      for (std::size_t k = 0; k < in.size(); ++k) {
+        const bool w = !weak.empty() && weak[k];
+        const Kind wk = kind(in[k]);
+        types += (k ? ", " : "") + (!w || wk == Kind::bool_ ? dtype_class_name(in[k])
+                                    : std::string("<class 'numpy.dtypes._Py") +
+                                          (wk == Kind::float_ ? "Float" : wk == Kind::complex_ ? "Complex" : "Long") +
+                                          "DType'>");
+      }
+      throw TypeError("ufunc '" + op_name + "' did not contain a loop with signature matching types (" + types +
+                      ") -> None");
     }
     if (found < 0) throw_unsupported(op);
     loop = static_cast<DType>(found);
   }
   // Strong inputs must cast to the loop under the casting rule (weak scalars adapt).
   for (std::size_t k = 0; k < in.size(); ++k) {
-    if (weak[k] || can_cast(in[k], loop, opts.casting)) continue;
+    const DType want = ops::input_dtype(op, loop, static_cast<int>(k));
+    if ((!weak.empty() && weak[k]) || can_cast(in[k], want, opts.casting)) continue;
     throw TypeError("Cannot cast ufunc '" + std::string(op_name) + "' input " + std::to_string(k) + " from " +
-                    dtype_repr(in[k]) + " to " + dtype_repr(loop) + " with casting rule '" +
+                    dtype_repr(in[k]) + " to " + dtype_repr(want) + " with casting rule '" +
                     std::string(name(opts.casting)) + "'");
   }
   return loop;

@@ -61,6 +61,14 @@ struct HistogramAxis {
   HistogramBins bins;
 };
 
+// Backend::fold's variants.
+struct FoldOptions {
+  bool scan = false;                    // write every partial result (out has in's shape)
+  bool from_out = false;                // start from out's values (initial=, an identity)
+  const ArrayView* where = nullptr;     // bool, in's shape: false elements are skipped
+  const ArrayView* segments = nullptr;  // int64 (nseg, 2), C-contiguous: [start, end) per output
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -76,10 +84,15 @@ class Backend {
   // dst[i] = start + i * step over dst in C order (arange, linspace's body).
   virtual void iota(const ArrayView& dst, const Scalar& start, const Scalar& step) = 0;
 
-  // Elementwise: out[...] = op(in[0][...], ...). All views share out's shape; every
-  // input has dtype `loop`; out has ops::out_dtype(op, loop).
+  // Elementwise: out[...] = op(in[0][...], ...). All views share out's shape; input k
+  // has dtype ops::input_dtype(op, loop, k) (`loop` but for ldexp's int64 exponent);
+  // out has ops::out_dtype(op, loop).
   virtual void elementwise(ops::UfuncId op, DType loop, std::span<const ArrayView> in,
                            const ArrayView& out) = 0;
+  // The same for any number of outputs: out[0] and, for two-output ops (divmod, modf,
+  // frexp), out[1] with dtype ops::info(op).out2[loop].
+  virtual void elementwise_multi(ops::UfuncId op, DType loop, std::span<const ArrayView> in,
+                                 std::span<const ArrayView> out) = 0;
   // out[...] = cond[...] ? x[...] : y[...]; cond is bool, x, y and out share one dtype.
   virtual void where(const ArrayView& cond, const ArrayView& x, const ArrayView& y,
                      const ArrayView& out) = 0;
@@ -97,6 +110,14 @@ class Backend {
   // out.dtype (rounded to it at each step), converting `in` elements as astype would.
   // out may be `in` itself (in-place) but must not otherwise overlap it.
   virtual void scan(ops::ScanOp op, const ArrayView& in, int axis, const ArrayView& out) = 0;
+
+  // Sequential fold of binary ufunc `op` (nout 1, output dtype == `loop`) along the last
+  // axis of `in`, in element order, so any op works (ufunc.reduce/accumulate/reduceat of
+  // ops without a ReduceOp): acc = op(acc, in[..., i]). in has dtype `loop`; out has in's
+  // shape without the last axis, or (kept..., nseg) with FoldOptions::segments, or in's
+  // shape with scan. acc starts at out's value with from_out, else at the first element
+  // taken (every fold then takes at least one). out does not overlap in.
+  virtual void fold(ops::UfuncId op, DType loop, const ArrayView& in, const ArrayView& out, const FoldOptions& o) = 0;
 
   // Random numbers: out[i] (out C-contiguous, C order) from the Philox counter stream
   // that p describes (ops/philox.h), the same bits on every backend.

@@ -1,8 +1,9 @@
 // Compile-time questions about an op functor from scalar_ops.h: does it have a loop
-// over storage type T, and what does that loop store? The same detection the op
-// catalogue uses, for backends that instantiate one kernel per (op, type).
+// over storage type T, which types do its inputs have, how many outputs does it
+// have and what does each store? The same detection the op catalogue uses, for
+// backends that instantiate one kernel per (op, type).
 #pragma once
-#include "ops/scalar_types.h"
+#include "ops/scalar_invoke.h"
 
 namespace copper::ops {
 
@@ -10,33 +11,47 @@ namespace detail {
 template <class T> T make_value();  // only named in unevaluated contexts
 }
 
-template <class Op, class C> concept callable1 = requires(C a) { Op::call(a); };
-template <class Op, class C> concept callable2 = requires(C a, C b) { Op::call(a, b); };
-template <class Op, class C> concept callable3 = requires(C a, C b, C c) { Op::call(a, b, c); };
-
-// Op::call accepts N arguments of T's compute type (float16 loops compute in float32).
+// Op::call accepts the N inputs of its loop over T (float16 loops compute in float32
+// unless the op takes float16 itself).
 template <class Op, int N, class T>
-concept has_loop = (N == 1 && callable1<Op, compute_t<T>>) || (N == 2 && callable2<Op, compute_t<T>>) ||
-                   (N == 3 && callable3<Op, compute_t<T>>);
+concept has_loop =
+    (N == 1 && (takes_stored<Op, op_input_t<Op, T, 0>> || takes_widened<Op, op_input_t<Op, T, 0>>)) ||
+    (N == 2 && (takes_stored<Op, op_input_t<Op, T, 0>, op_input_t<Op, T, 1>> ||
+                takes_widened<Op, op_input_t<Op, T, 0>, op_input_t<Op, T, 1>>)) ||
+    (N == 3 && (takes_stored<Op, op_input_t<Op, T, 0>, op_input_t<Op, T, 1>, op_input_t<Op, T, 2>> ||
+                takes_widened<Op, op_input_t<Op, T, 0>, op_input_t<Op, T, 1>, op_input_t<Op, T, 2>>));
 
-template <class Op, int N, class C> struct call_result;
-template <class Op, class C> struct call_result<Op, 1, C> {
-  using type = decltype(Op::call(detail::make_value<C>()));
+template <class Op, int N, class T> struct call_result;
+template <class Op, class T> struct call_result<Op, 1, T> {
+  using type = decltype(call_stored<Op>(detail::make_value<op_input_t<Op, T, 0>>()));
 };
-template <class Op, class C> struct call_result<Op, 2, C> {
-  using type = decltype(Op::call(detail::make_value<C>(), detail::make_value<C>()));
+template <class Op, class T> struct call_result<Op, 2, T> {
+  using type = decltype(call_stored<Op>(detail::make_value<op_input_t<Op, T, 0>>(),
+                                        detail::make_value<op_input_t<Op, T, 1>>()));
 };
-template <class Op, class C> struct call_result<Op, 3, C> {
-  using type = decltype(Op::call(detail::make_value<C>(), detail::make_value<C>(), detail::make_value<C>()));
+template <class Op, class T> struct call_result<Op, 3, T> {
+  using type = decltype(call_stored<Op>(detail::make_value<op_input_t<Op, T, 0>>(),
+                                        detail::make_value<op_input_t<Op, T, 1>>(),
+                                        detail::make_value<op_input_t<Op, T, 2>>()));
 };
+template <class Op, int N, class T> using compute_result_t = typename call_result<Op, N, T>::type;
 
-template <class A, class B, bool UseA> struct pick { using type = B; };
-template <class A, class B> struct pick<A, B, true> { using type = A; };
-
-// What the functor returns for T's compute type, and what the loop stores: a result in
-// the compute type is stored back as T (float16 in, float16 out); any other type as itself.
-template <class Op, int N, class T> using compute_result_t = typename call_result<Op, N, compute_t<T>>::type;
+// Outputs of the loop: one, or two when call() returns a pair.
+template <class R> struct outputs {
+  static constexpr int count = 1;
+  using first = R;
+  using second = R;
+};
+template <class A, class B> struct outputs<pair<A, B>> {
+  static constexpr int count = 2;
+  using first = A;
+  using second = B;
+};
+template <class Op, int N, class T> inline constexpr int nout_v = outputs<compute_result_t<Op, N, T>>::count;
+// What the loop over T stores in its first and second output.
 template <class Op, int N, class T>
-using stored_result_t = typename pick<T, compute_result_t<Op, N, T>, is_same_v<compute_result_t<Op, N, T>, compute_t<T>>>::type;
+using stored_result_t = stored_t<T, typename outputs<compute_result_t<Op, N, T>>::first>;
+template <class Op, int N, class T>
+using stored_result2_t = stored_t<T, typename outputs<compute_result_t<Op, N, T>>::second>;
 
 }  // namespace copper::ops

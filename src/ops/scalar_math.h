@@ -57,10 +57,15 @@ COPPER_REAL_FN1(cosh, cosh) COPPER_REAL_FN1(tanh, tanh) COPPER_REAL_FN1(asinh, a
 COPPER_REAL_FN1(atanh, atanh) COPPER_REAL_FN1(floor, floor) COPPER_REAL_FN1(ceil, ceil) COPPER_REAL_FN1(trunc, trunc)
 COPPER_REAL_FN1(rint, rint) COPPER_REAL_FN1(fabs, fabs)
 COPPER_REAL_FN2(atan2, atan2) COPPER_REAL_FN2(fmod, fmod) COPPER_REAL_FN2(pow, pow)
-COPPER_REAL_FN2(copysign, copysign)
-COPPER_REAL_FN2(nextafter, nextafter)
+COPPER_REAL_FN2(copysign, copysign) COPPER_REAL_FN2(nextafter, nextafter)
 #undef COPPER_REAL_FN1
 #undef COPPER_REAL_FN2
+COPPER_HD float ldexp(float x, int e) { return ::ldexpf(x, e); }
+COPPER_HD double ldexp(double x, int e) { return ::ldexp(x, e); }
+COPPER_HD float frexp(float x, int* e) { return ::frexpf(x, e); }
+COPPER_HD double frexp(double x, int* e) { return ::frexp(x, e); }
+COPPER_HD float modf(float x, float* ip) { return ::modff(x, ip); }
+COPPER_HD double modf(double x, double* ip) { return ::modf(x, ip); }
 COPPER_HD float fma(float a, float b, float c) { return ::fmaf(a, b, c); }
 COPPER_HD double fma(double a, double b, double c) { return ::fma(a, b, c); }
 // CUDA's hypot (not correctly rounded) can overflow where the result rounds to

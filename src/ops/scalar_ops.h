@@ -11,6 +11,7 @@
 #pragma once
 #include "ops/scalar_types.h"
 #include "ops/scalar_math.h"
+#include "ops/scalar_invoke.h"
 
 namespace copper::ops {
 
@@ -317,12 +318,23 @@ struct power {
   template <Complex T> COPPER_HD static T call(T a, T b) { return math::pow(a, b); }
 };
 
+// power in double precision at least (NumPy's loops: float64 and complex128 only).
+struct float_power {
+  template <class T> requires is_same_v<T, double> || is_same_v<T, complex128>
+  COPPER_HD static T call(T a, T b) { return power::call(a, b); }
+};
+
 struct arctan2 {
   template <Float T> COPPER_HD static T call(T a, T b) { return math::atan2(a, b); }
 };
 
 struct hypot {
   template <Float T> COPPER_HD static T call(T a, T b) { return math::hypot(a, b); }
+};
+
+// (floor_divide, remainder) in one pass.
+struct divmod {
+  template <Real T> COPPER_HD static pair<T, T> call(T a, T b) { return {floor_divide::call(a, b), remainder::call(a, b)}; }
 };
 
 // ======================= binary: extrema =======================
@@ -436,43 +448,7 @@ struct clip {
   }
 };
 
-// ======================= floating-point parts and log-sum-exp =======================
-// Real floating loops only, as NumPy's: integer inputs resolve to a float loop.
-// (float16 runs the float32 functor like every op; for nextafter that steps in float32,
-// see docs/interop.md.)
-struct signbit {
-  template <Float T> COPPER_HD static bool call(T x) { return math::signbit(x); }
-};
-
-struct copysign {
-  template <Float T> COPPER_HD static T call(T a, T b) { return math::copysign(a, b); }
-};
-
-struct nextafter {
-  template <Float T> COPPER_HD static T call(T a, T b) { return math::nextafter(a, b); }
-};
-
-// log(exp(a) + exp(b)) without overflow: the larger argument plus log1p of the smaller
-// term; equal arguments (infinities included) give a + log(2); a NaN propagates.
-struct logaddexp {
-  template <Float T> COPPER_HD static T call(T a, T b) {
-    if (a == b) return a + T(math::ln2);
-    const T d = a - b;
-    if (d > 0) return a + math::log1p(math::exp(-d));
-    if (d <= 0) return b + math::log1p(math::exp(d));
-    return d;  // NaN
-  }
-};
-
-// The base-2 form: log2(2**a + 2**b).
-struct logaddexp2 {
-  template <Float T> COPPER_HD static T call(T a, T b) {
-    if (a == b) return a + T(1);
-    const T d = a - b;
-    if (d > 0) return a + T(math::log2e) * math::log1p(math::exp2(-d));
-    if (d <= 0) return b + T(math::log2e) * math::log1p(math::exp2(d));
-    return d;  // NaN
-  }
-};
-
 }  // namespace copper::ops
+
+#include "ops/scalar_ops_float.h"
+#include "ops/scalar_ops_integer.h"

@@ -213,4 +213,19 @@ template <class R> COPPER_HD bool operator!=(complex<R> a, complex<R> b) { retur
 using complex64 = complex<float>;
 using complex128 = complex<double>;
 
+// ---- two-output ops ----
+// divmod, modf and frexp return both results at once; each part is stored in its own array.
+template <class A, class B> struct pair {
+  A first;
+  B second;
+};
+template <class T> inline constexpr bool is_pair_v = false;
+template <class A, class B> inline constexpr bool is_pair_v<pair<A, B>> = true;
+template <bool C, class A, class B> struct select_type { using type = A; };
+template <class A, class B> struct select_type<false, A, B> { using type = B; };
+template <bool C, class A, class B> using select_t = typename select_type<C, A, B>::type;
+// An op that handles float16 itself (nextafter, spacing: NumPy steps in half precision)
+// overloads call() for this concept; every other op sees float16 as float32.
+template <class T> concept Half = is_same_v<T, half>;
+
 }  // namespace copper::ops

@@ -1,12 +1,15 @@
 // Every elementwise kernel family the CUDA backend generates compiles under NVRTC for
 // sm_90: each ufunc over each loop dtype it has (contiguous layout), the strided and
-// by-value variants, casts between all dtypes, fills and where. Needs NVRTC, no GPU.
+// by-value variants, two-output ops in both layouts, the sequential fold behind
+// ufunc.reduce/accumulate/reduceat, casts between all dtypes, fills and where. Needs
+// NVRTC, no GPU.
 // Usage: cuda_elementwise_compile_check [--all]   (default: a representative subset)
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <string>
 
+#include "backend/cuda/cuda_fold.h"
 #include "backend/cuda/elementwise_launch.h"
 #include "backend/cuda/kernel_cache.h"
 #include "ops/catalogue.h"
@@ -24,15 +27,17 @@ ArrayView by_value(DType t) { return ArrayView{fake_memory, t, {1000}, {0}, true
 
 int failures = 0, compiled = 0;
 
-void compile(const cuda::EwJob& job, const std::string& what) {
+void compile_source(const std::string& source, const std::string& what) {
   try {
-    cuda::compile_cubin(cuda::elementwise_source(job), 90);
+    cuda::compile_cubin(source, 90);
     ++compiled;
   } catch (const std::exception& e) {
     ++failures;
     std::printf("FAILED %s:\n%.2000s\n", what.c_str(), e.what());
   }
 }
+
+void compile(const cuda::EwJob& job, const std::string& what) { compile_source(cuda::elementwise_source(job), what); }
 
 }  // namespace
 
@@ -49,12 +54,28 @@ int main(int argc, char** argv) {
       // Subset: the first, a middle and the last loop dtype of each op.
       if (!all && done_for_op++ % 5 != 0 && t != num_dtypes - 1) continue;
       const DType loop = static_cast<DType>(t);
-      ArrayView in[3] = {contiguous(loop), o % 2 ? by_value(loop) : contiguous(loop), strided(loop)};
+      ArrayView in[3] = {contiguous(ops::input_dtype(op, loop, 0)),
+                         o % 2 ? by_value(ops::input_dtype(op, loop, 1)) : contiguous(ops::input_dtype(op, loop, 1)),
+                         strided(ops::input_dtype(op, loop, 2))};
       ArrayView result = contiguous(*out);
       cuda::EwJob job{cuda::EwFamily::ufunc, static_cast<unsigned>(o), info.name.data(), info.nin, {}, &result, {}};
       for (int k = 0; k < info.nin; ++k) job.in[k] = &in[k];
       job.expression = [o, n = info.nin] { return cuda::ufunc_expression(static_cast<unsigned>(o), n); };
+      // Two-output ops: both layout classes (contiguous, and strided through the first input).
+      ArrayView second = contiguous(info.out2[t].value_or(*out)), second_strided = strided(info.out2[t].value_or(*out));
+      if (info.nout == 2) job.out2 = &second;
       compile(job, std::string(info.name) + " over " + std::string(name(loop)));
+      if (info.nout == 2) {
+        ArrayView strided_in = strided(loop);
+        job.in[0] = &strided_in;
+        job.out2 = &second_strided;
+        compile(job, std::string(info.name) + " (strided) over " + std::string(name(loop)));
+      }
+      // The sequential fold of binary ops whose output dtype is their input dtype.
+      if (info.nin == 2 && info.nout == 1 && *out == loop && ops::input_dtype(op, loop, 1) == loop) {
+        compile_source(cuda::fold_source(op, loop, o % 2 == 0, o % 3 == 0),
+                       "fold of " + std::string(info.name) + " over " + std::string(name(loop)));
+      }
     }
   }
   for (int a = 0; a < num_dtypes; ++a)

@@ -44,21 +44,22 @@ namespace copper_check {
 using namespace copper::ops;
 template <class T> struct slot { T v[3]; };
 
+template <class Op, class T, int K> using in_t = op_input_t<Op, T, K>;
 template <class Op, class T> __device__ void run1(slot<T>* in, void* out, int k) {
-  if constexpr (requires(T x) { Op::call(x); }) {
-    auto r = Op::call(in[k].v[0]);
+  if constexpr (takes_stored<Op, in_t<Op, T, 0>> || takes_widened<Op, in_t<Op, T, 0>>) {
+    auto r = call_stored<Op>(static_cast<in_t<Op, T, 0>>(in[k].v[0]));
     reinterpret_cast<decltype(r)*>(out)[k] = r;
   }
 }
 template <class Op, class T> __device__ void run2(slot<T>* in, void* out, int k) {
-  if constexpr (requires(T x) { Op::call(x, x); }) {
-    auto r = Op::call(in[k].v[0], in[k].v[1]);
+  if constexpr (takes_stored<Op, in_t<Op, T, 0>, in_t<Op, T, 1>> || takes_widened<Op, in_t<Op, T, 0>, in_t<Op, T, 1>>) {
+    auto r = call_stored<Op>(in_t<Op, T, 0>(in[k].v[0]), in_t<Op, T, 1>(in[k].v[1]));
     reinterpret_cast<decltype(r)*>(out)[k] = r;
   }
 }
 template <class Op, class T> __device__ void run3(slot<T>* in, void* out, int k) {
-  if constexpr (requires(T x) { Op::call(x, x, x); }) {
-    auto r = Op::call(in[k].v[0], in[k].v[1], in[k].v[2]);
+  if constexpr (takes_stored<Op, T, T, T> || takes_widened<Op, T, T, T>) {
+    auto r = call_stored<Op>(in[k].v[0], in[k].v[1], in[k].v[2]);
     reinterpret_cast<decltype(r)*>(out)[k] = r;
   }
 }
@@ -69,6 +70,7 @@ template <class T> __device__ void all_ops(void* in, void* out, int k) {
 #define CHECK2(name) run2<copper::ops::name, T>(s, out, k);
 #define CHECK3(name) run3<copper::ops::name, T>(s, out, k);
   COPPER_UNARY_UFUNCS(CHECK1) COPPER_BINARY_UFUNCS(CHECK2) COPPER_TERNARY_UFUNCS(CHECK3)
+  COPPER_UNARY2_UFUNCS(CHECK1) COPPER_BINARY2_UFUNCS(CHECK2)
 }
 }  // namespace copper_check
 
@@ -91,62 +93,74 @@ template <> constexpr int code<copper::ops::complex128> = 13;
 
 namespace copper_eval {
 using namespace copper::ops;
-template <class T> __device__ compute_t<T> widen(T x) {
-  if constexpr (is_same_v<T, half>) return half_to_float(x);
-  else return x;
+template <class Op, int N, class T, int K> using in_t = op_input_t<Op, T, (K < N ? K : 0)>;
+template <class Op, int N, class T> __device__ constexpr bool has() {
+  if constexpr (N == 1) return takes_stored<Op, in_t<Op, N, T, 0>> || takes_widened<Op, in_t<Op, N, T, 0>>;
+  else if constexpr (N == 2)
+    return takes_stored<Op, in_t<Op, N, T, 0>, in_t<Op, N, T, 1>> || takes_widened<Op, in_t<Op, N, T, 0>, in_t<Op, N, T, 1>>;
+  else return takes_stored<Op, T, T, T> || takes_widened<Op, T, T, T>;
 }
-template <class T, class R> struct stored { using type = R; };
-template <> struct stored<half, float> { using type = half; };
-
-// Output dtype code of Op's loop over T (float16 through float32), -1 if none.
-template <class Op, int N, class T> __device__ int out_code() {
-  using C = compute_t<T>;
-  if constexpr (N == 1 && requires(C x) { Op::call(x); })
-    return code<typename stored<T, decltype(Op::call(C()))>::type>;
-  else if constexpr (N == 2 && requires(C x) { Op::call(x, x); })
-    return code<typename stored<T, decltype(Op::call(C(), C()))>::type>;
-  else if constexpr (N == 3 && requires(C x) { Op::call(x, x, x); })
-    return code<typename stored<T, decltype(Op::call(C(), C(), C()))>::type>;
-  else
-    return -1;
+template <class R> struct parts { using first = R; using second = R; static constexpr bool two = false; };
+template <class A, class B> struct parts<pair<A, B>> { using first = A; using second = B; static constexpr bool two = true; };
+template <class Op, int N, class T> __device__ auto result() {
+  if constexpr (N == 1) return call_stored<Op>(in_t<Op, N, T, 0>());
+  else if constexpr (N == 2) return call_stored<Op>(in_t<Op, N, T, 0>(), in_t<Op, N, T, 1>());
+  else return call_stored<Op>(T(), T(), T());
 }
 
-template <class Op, int N, class T>
-__device__ void run(const T* a, const T* b, const T* c, void* out, int k) {
-  using C = compute_t<T>;
-  if constexpr (N == 1 && requires(C x) { Op::call(x); }) {
-    auto r = Op::call(widen(a[k]));
-    using O = typename stored<T, decltype(r)>::type;
-    if constexpr (is_same_v<O, half>) reinterpret_cast<O*>(out)[k] = float_to_half(r);
-    else reinterpret_cast<O*>(out)[k] = r;
-  } else if constexpr (N == 2 && requires(C x) { Op::call(x, x); }) {
-    auto r = Op::call(widen(a[k]), widen(b[k]));
-    using O = typename stored<T, decltype(r)>::type;
-    if constexpr (is_same_v<O, half>) reinterpret_cast<O*>(out)[k] = float_to_half(r);
-    else reinterpret_cast<O*>(out)[k] = r;
-  } else if constexpr (N == 3 && requires(C x) { Op::call(x, x, x); }) {
-    auto r = Op::call(widen(a[k]), widen(b[k]), widen(c[k]));
-    using O = typename stored<T, decltype(r)>::type;
-    if constexpr (is_same_v<O, half>) reinterpret_cast<O*>(out)[k] = float_to_half(r);
-    else reinterpret_cast<O*>(out)[k] = r;
+// Codes of Op's loop over T: first output, second output (-1 if none), then the inputs'.
+template <class Op, int N, class T> __device__ void codes(int* c) {
+  c[0] = c[1] = c[2] = c[3] = c[4] = -1;
+  if constexpr (has<Op, N, T>()) {
+    using P = parts<decltype(result<Op, N, T>())>;
+    c[0] = code<stored_t<T, typename P::first>>;
+    if (P::two) c[1] = code<stored_t<T, typename P::second>>;
+    c[2] = code<in_t<Op, N, T, 0>>;
+    c[3] = N > 1 ? code<in_t<Op, N, T, 1>> : -1;
+    c[4] = N > 2 ? code<T> : -1;
   }
 }
 
-template <class T> __device__ void eval_t(int op, const void* a, const void* b, const void* c, void* out, int k) {
+template <class Op, int N, class T>
+__device__ void run(const void* a, const void* b, const void* c, void* out, void* out2, int k) {
+  if constexpr (has<Op, N, T>()) {
+    using P = parts<decltype(result<Op, N, T>())>;
+    using O = stored_t<T, typename P::first>;
+    using O2 = stored_t<T, typename P::second>;
+    using A = in_t<Op, N, T, 0>;
+    using B = in_t<Op, N, T, 1>;
+    const A x = static_cast<const A*>(a)[k];
+    if constexpr (P::two) {
+      O2 second;
+      if constexpr (N == 1) static_cast<O*>(out)[k] = invoke2<Op, O, O2>(second, x);
+      else static_cast<O*>(out)[k] = invoke2<Op, O, O2>(second, x, static_cast<const B*>(b)[k]);
+      static_cast<O2*>(out2)[k] = second;
+    } else if constexpr (N == 1) {
+      static_cast<O*>(out)[k] = invoke<Op, O>(x);
+    } else if constexpr (N == 2) {
+      static_cast<O*>(out)[k] = invoke<Op, O>(x, static_cast<const B*>(b)[k]);
+    } else {
+      static_cast<O*>(out)[k] = invoke<Op, O>(x, static_cast<const T*>(b)[k], static_cast<const T*>(c)[k]);
+    }
+  }
+}
+
+template <class T> __device__ void eval_t(int op, const void* a, const void* b, const void* c, void* out, void* out2, int k) {
   int idx = 0;
-  const T *pa = static_cast<const T*>(a), *pb = static_cast<const T*>(b), *pc = static_cast<const T*>(c);
-#define EVAL1(name) if (op == idx++) return run<copper::ops::name, 1, T>(pa, pb, pc, out, k);
-#define EVAL2(name) if (op == idx++) return run<copper::ops::name, 2, T>(pa, pb, pc, out, k);
-#define EVAL3(name) if (op == idx++) return run<copper::ops::name, 3, T>(pa, pb, pc, out, k);
+#define EVAL1(name) if (op == idx++) return run<copper::ops::name, 1, T>(a, b, c, out, out2, k);
+#define EVAL2(name) if (op == idx++) return run<copper::ops::name, 2, T>(a, b, c, out, out2, k);
+#define EVAL3(name) if (op == idx++) return run<copper::ops::name, 3, T>(a, b, c, out, out2, k);
   COPPER_UNARY_UFUNCS(EVAL1) COPPER_BINARY_UFUNCS(EVAL2) COPPER_TERNARY_UFUNCS(EVAL3)
+  COPPER_UNARY2_UFUNCS(EVAL1) COPPER_BINARY2_UFUNCS(EVAL2)
 }
 
 template <class T> __device__ void types_t(int* out) {
   int idx = 0;
-#define TYPES1(name) out[14 * idx++ + code<T>] = out_code<copper::ops::name, 1, T>();
-#define TYPES2(name) out[14 * idx++ + code<T>] = out_code<copper::ops::name, 2, T>();
-#define TYPES3(name) out[14 * idx++ + code<T>] = out_code<copper::ops::name, 3, T>();
+#define TYPES1(name) codes<copper::ops::name, 1, T>(out + 5 * (14 * idx++ + code<T>));
+#define TYPES2(name) codes<copper::ops::name, 2, T>(out + 5 * (14 * idx++ + code<T>));
+#define TYPES3(name) codes<copper::ops::name, 3, T>(out + 5 * (14 * idx++ + code<T>));
   COPPER_UNARY_UFUNCS(TYPES1) COPPER_BINARY_UFUNCS(TYPES2) COPPER_TERNARY_UFUNCS(TYPES3)
+  COPPER_UNARY2_UFUNCS(TYPES1) COPPER_BINARY2_UFUNCS(TYPES2)
 }
 }  // namespace copper_eval
 
@@ -155,10 +169,10 @@ template <class T> __device__ void types_t(int* out) {
   F(uint64_t) F(copper::ops::half) F(float) F(double) F(copper::ops::complex64) F(copper::ops::complex128)
 
 extern "C" __global__ void copper_eval_kernel(int op, int dtype, const void* a, const void* b, const void* c,
-                                              void* out, int n) {
+                                              void* out, void* out2, int n) {
   int k = blockIdx.x * blockDim.x + threadIdx.x;
   if (k >= n) return;
-#define EVAL_T(T) if (dtype == code<T>) return copper_eval::eval_t<T>(op, a, b, c, out, k);
+#define EVAL_T(T) if (dtype == code<T>) return copper_eval::eval_t<T>(op, a, b, c, out, out2, k);
   COPPER_ALL_TYPES(EVAL_T)
 }
 
@@ -196,12 +210,14 @@ static const char* kDtypes[14] = {"bool",   "int8",  "uint8",   "int16",   "uint
 static const size_t kSizes[14] = {1, 1, 1, 2, 2, 4, 4, 8, 8, 2, 4, 8, 8, 16};
 static const char* kOps[] = {
 #define OP_NAME(name) #name,
-    COPPER_UNARY_UFUNCS(OP_NAME) COPPER_BINARY_UFUNCS(OP_NAME) COPPER_TERNARY_UFUNCS(OP_NAME)};
+    COPPER_UNARY_UFUNCS(OP_NAME) COPPER_BINARY_UFUNCS(OP_NAME) COPPER_TERNARY_UFUNCS(OP_NAME)
+        COPPER_UNARY2_UFUNCS(OP_NAME) COPPER_BINARY2_UFUNCS(OP_NAME)};
 static const int kArity[] = {
 #define ARITY1(name) 1,
 #define ARITY2(name) 2,
 #define ARITY3(name) 3,
-    COPPER_UNARY_UFUNCS(ARITY1) COPPER_BINARY_UFUNCS(ARITY2) COPPER_TERNARY_UFUNCS(ARITY3)};
+    COPPER_UNARY_UFUNCS(ARITY1) COPPER_BINARY_UFUNCS(ARITY2) COPPER_TERNARY_UFUNCS(ARITY3)
+        COPPER_UNARY2_UFUNCS(ARITY1) COPPER_BINARY2_UFUNCS(ARITY2)};
 constexpr int kNumOps = sizeof(kOps) / sizeof(kOps[0]);
 
 struct Cuda {  // the driver API through dlopen: building needs no libcuda
@@ -268,7 +284,7 @@ static int run_on_gpu(const std::vector<char>& cubin, const char* in_path, const
   CU_CHECK(cu.module_get_function(&eval_fn, mod, "copper_eval_kernel"));
   CU_CHECK(cu.module_get_function(&types_fn, mod, "copper_types_kernel"));
 
-  std::vector<int> out_code(14 * kNumOps, -1);
+  std::vector<int> out_code(5 * 14 * kNumOps, -1);  // per op and dtype: outputs' then inputs' codes
   CUdeviceptr d_types;
   CU_CHECK(cu.mem_alloc(&d_types, out_code.size() * sizeof(int)));
   void* targs[] = {&d_types};
@@ -294,35 +310,43 @@ static int run_on_gpu(const std::vector<char>& cubin, const char* in_path, const
       std::fprintf(stderr, "unknown record %s %s\n", op_name, dtype_name);
       return 2;
     }
-    size_t in_bytes = n * kSizes[dt];
-    std::vector<char> host(kArity[op] * in_bytes + 1);
-    if (std::fread(host.data(), 1, kArity[op] * in_bytes, in) != kArity[op] * in_bytes) {
-      std::fprintf(stderr, "short read\n");
-      return 2;
-    }
-    int oc = out_code[14 * op + dt];
-    if (oc < 0) {
+    const int* c = &out_code[5 * (14 * op + dt)];
+    if (c[0] < 0) {
+      // Skip the inputs (the loop's types are unknown): records of ops without a loop carry
+      // inputs of the record's dtype.
+      std::vector<char> skip(kArity[op] * n * kSizes[dt] + 1);
+      if (std::fread(skip.data(), 1, kArity[op] * n * kSizes[dt], in) != kArity[op] * n * kSizes[dt]) return 2;
       std::fprintf(out, "%s %s unsupported 0\n", op_name, dtype_name);
       continue;
     }
-    CUdeviceptr d_in[3] = {0, 0, 0}, d_out;
+    CUdeviceptr d_in[3] = {0, 0, 0}, d_out, d_out2 = 0;
     for (int k = 0; k < kArity[op]; ++k) {
+      const size_t in_bytes = n * kSizes[c[2 + k]];
+      std::vector<char> host(in_bytes + 1);
+      if (std::fread(host.data(), 1, in_bytes, in) != in_bytes) {
+        std::fprintf(stderr, "short read\n");
+        return 2;
+      }
       CU_CHECK(cu.mem_alloc(&d_in[k], in_bytes + 16));
-      CU_CHECK(cu.memcpy_htod(d_in[k], host.data() + k * in_bytes, in_bytes));
+      CU_CHECK(cu.memcpy_htod(d_in[k], host.data(), in_bytes));
     }
-    size_t out_bytes = n * kSizes[oc];
+    const size_t out_bytes = n * kSizes[c[0]], out2_bytes = c[1] >= 0 ? n * kSizes[c[1]] : 0;
     CU_CHECK(cu.mem_alloc(&d_out, out_bytes + 16));
+    CU_CHECK(cu.mem_alloc(&d_out2, out2_bytes + 16));
     int ni = static_cast<int>(n);
-    void* args[] = {&op, &dt, &d_in[0], &d_in[1], &d_in[2], &d_out, &ni};
+    void* args[] = {&op, &dt, &d_in[0], &d_in[1], &d_in[2], &d_out, &d_out2, &ni};
     unsigned blocks = static_cast<unsigned>((n + 255) / 256);
     if (n) CU_CHECK(cu.launch(eval_fn, blocks, 1, 1, 256, 1, 1, 0, nullptr, args, nullptr));
     CU_CHECK(cu.synchronize());
-    std::vector<char> res(out_bytes + 1);
+    std::vector<char> res(out_bytes + out2_bytes + 1);
     CU_CHECK(cu.memcpy_dtoh(res.data(), d_out, out_bytes));
-    std::fprintf(out, "%s %s %s %zu\n", op_name, dtype_name, kDtypes[oc], n);
-    std::fwrite(res.data(), 1, out_bytes, out);
+    if (out2_bytes) CU_CHECK(cu.memcpy_dtoh(res.data() + out_bytes, d_out2, out2_bytes));
+    if (c[1] >= 0) std::fprintf(out, "%s %s %s,%s %zu\n", op_name, dtype_name, kDtypes[c[0]], kDtypes[c[1]], n);
+    else std::fprintf(out, "%s %s %s %zu\n", op_name, dtype_name, kDtypes[c[0]], n);
+    std::fwrite(res.data(), 1, out_bytes + out2_bytes, out);
     for (int k = 0; k < kArity[op]; ++k) CU_CHECK(cu.mem_free(d_in[k]));
     CU_CHECK(cu.mem_free(d_out));
+    CU_CHECK(cu.mem_free(d_out2));
   }
   std::fclose(out);
   std::printf("evaluated on the GPU: %s\n", out_path);
@@ -340,7 +364,8 @@ int main(int argc, char** argv) {
     first_opt = 5;
   }
   std::string src;
-  for (const char* h : {"src/ops/scalar_types.h", "src/ops/scalar_math.h", "src/ops/scalar_ops.h",
+  for (const char* h : {"src/ops/scalar_types.h", "src/ops/scalar_math.h", "src/ops/scalar_invoke.h",
+                        "src/ops/scalar_ops.h", "src/ops/scalar_ops_float.h", "src/ops/scalar_ops_integer.h",
                         "include/copper/ufunc_list.hpp"})
     src += read_stripped(root + "/" + h);
   src += kKernel;

@@ -2,9 +2,10 @@
 // tests/python/scalar_ops_oracle.py, which compares the results with NumPy.
 //
 //   g++ -std=c++20 -O1 -I src tests/cpp/scalar_ops_check.cpp -o scalar_ops_check
-//   scalar_ops_check types          # per op and dtype: output dtype, or '-' if unsupported
-//   scalar_ops_check eval IN OUT    # IN: records "op dtype n\n" + n*arity raw inputs (arg-major)
-//                                   # OUT: records "op dtype outdtype n\n" + n raw outputs
+//   scalar_ops_check types          # per op and dtype: input and output dtypes, or '- -'
+//   scalar_ops_check eval IN OUT    # IN: records "op dtype n\n" + n raw values per input (arg-major,
+//                                   #     each in its input dtype)
+//                                   # OUT: records "op dtype outdtypes n\n" + n raw values per output
 // float16 is evaluated as the loops do it: inputs widened to float32, the
 // float32 functor called, a float32 result rounded back to float16.
 #include <cstdio>
@@ -14,6 +15,7 @@
 #include <string>
 
 #include "../../include/copper/ufunc_list.hpp"
+#include "ops/functor_traits.h"
 #include "ops/scalar_ops.h"
 
 using namespace copper::ops;
@@ -38,53 +40,50 @@ template <class... T> struct types {};
 using storage_types = types<bool, int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t, half,
                             float, double, complex64, complex128>;
 
-template <class T> T make();
+// Loops, input types, outputs and float16 handling as the backends see them.
+template <class Op, int N, class T> constexpr bool supports() { return has_loop<Op, N, T>; }
 
-// Whether Op has a loop for T (float16 through float32), and the stored output type.
-template <class Op, int N, class C> constexpr bool supports() {
-  if constexpr (N == 1) return requires { Op::call(make<C>()); };
-  else if constexpr (N == 2) return requires { Op::call(make<C>(), make<C>()); };
-  else return requires { Op::call(make<C>(), make<C>(), make<C>()); };
-}
-template <class Op, int N, class C> auto result_of() {
-  if constexpr (N == 1) return Op::call(make<C>());
-  else if constexpr (N == 2) return Op::call(make<C>(), make<C>());
-  else return Op::call(make<C>(), make<C>(), make<C>());
-}
-template <class T, class R> struct stored { using type = R; };
-template <> struct stored<half, float> { using type = half; };
-
-template <class T> compute_t<T> widen(T x) {
-  if constexpr (is_same_v<T, half>) return half_to_float(x);
-  else return x;
-}
-template <class O, class R> O narrow(R r) {
-  if constexpr (is_same_v<O, half>) return float_to_half(r);
-  else return r;
-}
+template <class Op, int N, class T, int K> using in_t = op_input_t<Op, T, (K < N ? K : 0)>;
 
 template <class Op, int N, class T>
 void eval_one(const char* op, std::FILE* in, std::FILE* out, size_t n) {
-  std::unique_ptr<T[]> args[N];  // not std::vector: vector<bool> has no data()
-  for (int k = 0; k < N; ++k) {
-    args[k].reset(new T[n + 1]);
-    if (n && std::fread(args[k].get(), sizeof(T), n, in) != n) {
+  using A = in_t<Op, N, T, 0>;
+  using B = in_t<Op, N, T, 1>;
+  using C = in_t<Op, N, T, 2>;
+  std::unique_ptr<A[]> a(new A[n + 1]);  // not std::vector: vector<bool> has no data()
+  std::unique_ptr<B[]> b(new B[n + 1]);
+  std::unique_ptr<C[]> c(new C[n + 1]);
+  auto read = [&](void* dst, size_t size) {
+    if (n && std::fread(dst, size, n, in) != n) {
       std::fprintf(stderr, "short read for %s %s\n", op, dtype_name<T>);
       std::exit(2);
     }
-  }
-  using C = compute_t<T>;
-  if constexpr (supports<Op, N, C>()) {
-    using R = decltype(result_of<Op, N, C>());
-    using O = typename stored<T, R>::type;
+  };
+  read(a.get(), sizeof(A));
+  if (N > 1) read(b.get(), sizeof(B));
+  if (N > 2) read(c.get(), sizeof(C));
+  if constexpr (supports<Op, N, T>()) {
+    using O = stored_result_t<Op, N, T>;
+    using O2 = stored_result2_t<Op, N, T>;
+    constexpr bool two = nout_v<Op, N, T> == 2;
     std::unique_ptr<O[]> res(new O[n + 1]);
+    std::unique_ptr<O2[]> res2(new O2[n + 1]);
     for (size_t i = 0; i < n; ++i) {
-      if constexpr (N == 1) res[i] = narrow<O>(Op::call(widen(args[0][i])));
-      else if constexpr (N == 2) res[i] = narrow<O>(Op::call(widen(args[0][i]), widen(args[1][i])));
-      else res[i] = narrow<O>(Op::call(widen(args[0][i]), widen(args[1][i]), widen(args[2][i])));
+      if constexpr (two) {
+        if constexpr (N == 1) res[i] = invoke2<Op, O, O2>(res2[i], a[i]);
+        else res[i] = invoke2<Op, O, O2>(res2[i], a[i], b[i]);
+      } else if constexpr (N == 1) {
+        res[i] = invoke<Op, O>(a[i]);
+      } else if constexpr (N == 2) {
+        res[i] = invoke<Op, O>(a[i], b[i]);
+      } else {
+        res[i] = invoke<Op, O>(a[i], b[i], c[i]);
+      }
     }
-    std::fprintf(out, "%s %s %s %zu\n", op, dtype_name<T>, dtype_name<O>, n);
+    if constexpr (two) std::fprintf(out, "%s %s %s,%s %zu\n", op, dtype_name<T>, dtype_name<O>, dtype_name<O2>, n);
+    else std::fprintf(out, "%s %s %s %zu\n", op, dtype_name<T>, dtype_name<O>, n);
     if (n) std::fwrite(res.get(), sizeof(O), n, out);
+    if (two && n) std::fwrite(res2.get(), sizeof(O2), n, out);
   } else {
     std::fprintf(out, "%s %s unsupported 0\n", op, dtype_name<T>);
   }
@@ -95,15 +94,21 @@ bool eval_dispatch(const char* op, const std::string& dtype, std::FILE* in, std:
   return ((dtype == dtype_name<T> ? (eval_one<Op, N, T>(op, in, out, n), true) : false) || ...);
 }
 
-template <class Op, int N, class... T>
-void print_types(const char* op, types<T...>) {
-  ((std::printf("%s %s %s\n", op, dtype_name<T>, [] {
-     using C = compute_t<T>;
-     if constexpr (supports<Op, N, C>()) return dtype_name<typename stored<T, decltype(result_of<Op, N, C>())>::type>;
-     else return "-";
-   }())),
-   ...);
+// "op dtype inputs outputs": inputs and outputs comma-separated, '-' when no loop.
+template <class Op, int N, class T> void print_type(const char* op) {
+  if constexpr (supports<Op, N, T>()) {
+    std::string ins;
+    ins += dtype_name<in_t<Op, N, T, 0>>;
+    if (N > 1) ins += std::string(",") + dtype_name<in_t<Op, N, T, 1>>;
+    if (N > 2) ins += std::string(",") + dtype_name<in_t<Op, N, T, 2>>;
+    std::string outs = dtype_name<stored_result_t<Op, N, T>>;
+    if (nout_v<Op, N, T> == 2) outs += std::string(",") + dtype_name<stored_result2_t<Op, N, T>>;
+    std::printf("%s %s %s %s\n", op, dtype_name<T>, ins.c_str(), outs.c_str());
+  } else {
+    std::printf("%s %s - -\n", op, dtype_name<T>);
+  }
 }
+template <class Op, int N, class... T> void print_types(const char* op, types<T...>) { (print_type<Op, N, T>(op), ...); }
 
 int main(int argc, char** argv) {
   if (argc == 2 && std::strcmp(argv[1], "types") == 0) {
@@ -112,6 +117,7 @@ int main(int argc, char** argv) {
 #define COPPER_T3(name) print_types<ops::name, 3>(#name, storage_types{});
     namespace ops = copper::ops;
     COPPER_UNARY_UFUNCS(COPPER_T1) COPPER_BINARY_UFUNCS(COPPER_T2) COPPER_TERNARY_UFUNCS(COPPER_T3)
+    COPPER_UNARY2_UFUNCS(COPPER_T1) COPPER_BINARY2_UFUNCS(COPPER_T2)
     return 0;
   }
   if (argc != 4 || std::strcmp(argv[1], "eval") != 0) {
@@ -143,6 +149,7 @@ int main(int argc, char** argv) {
 #define COPPER_E2(name_) COPPER_E(name_, 2)
 #define COPPER_E3(name_) COPPER_E(name_, 3)
     COPPER_UNARY_UFUNCS(COPPER_E1) COPPER_BINARY_UFUNCS(COPPER_E2) COPPER_TERNARY_UFUNCS(COPPER_E3)
+    COPPER_UNARY2_UFUNCS(COPPER_E1) COPPER_BINARY2_UFUNCS(COPPER_E2)
     if (!found) {
       std::fprintf(stderr, "unknown op %s\n", op);
       return 2;

@@ -158,11 +158,11 @@ TEST_P(Interop, ArrayApiFunctions) {
 
 TEST_P(Interop, NewElementwiseOps) {
   ndarray x = array<double>({1.0, -2.0, 0.0}, device());
-  EXPECT_EQ(copysign(x, -1.0).to_vector<double>(), (std::vector<double>{-1.0, -2.0, -0.0}));
-  EXPECT_EQ(signbit(copysign(x, -1.0)).to_vector<bool>(), (std::vector<bool>{true, true, true}));
-  EXPECT_EQ(nextafter(x, 0.0).to_vector<double>()[0], std::nextafter(1.0, 0.0));
-  EXPECT_NEAR(logaddexp(x, x).to_vector<double>()[0], 1.0 + std::log(2.0), 1e-15);
-  EXPECT_NEAR(logaddexp2(x, x).to_vector<double>()[1], -1.0, 1e-15);
+  EXPECT_EQ(copper::copysign(x, -1.0).to_vector<double>(), (std::vector<double>{-1.0, -2.0, -0.0}));
+  EXPECT_EQ(copper::signbit(copper::copysign(x, -1.0)).to_vector<bool>(), (std::vector<bool>{true, true, true}));
+  EXPECT_EQ(copper::nextafter(x, 0.0).to_vector<double>()[0], std::nextafter(1.0, 0.0));
+  EXPECT_NEAR(copper::logaddexp(x, x).to_vector<double>()[0], 1.0 + std::log(2.0), 1e-15);
+  EXPECT_NEAR(copper::logaddexp2(x, x).to_vector<double>()[1], -1.0, 1e-15);
 }
 
 INSTANTIATE_DEVICE_TEST(Interop);

@@ -51,7 +51,8 @@ TOL = 4  # ulps (complex: per part, or TOL*eps*|z|)
 EXACT = {"negative", "positive", "absolute", "reciprocal", "square", "sqrt", "floor", "ceil",
          "trunc", "rint", "sign", "conjugate", "add", "subtract", "multiply", "true_divide",
          "floor_divide", "remainder", "fmod", "maximum", "minimum", "fmax", "fmin", "clip",
-         "copysign", "signbit"}
+         "fabs", "copysign", "nextafter", "spacing", "ldexp", "frexp", "modf", "divmod", "heaviside",
+         "deg2rad", "rad2deg", "degrees", "radians", "signbit"}
 # ... except these for complex, which go through libm-like algorithms.
 COMPLEX_NOT_EXACT = {"absolute", "sqrt", "sign"}
 # NumPy's fmax/fmin return either zero for (+0, -0) depending on array length.
@@ -66,15 +67,16 @@ if mpmath is not None:
         "log1p": mp.log1p, "sin": mp.sin, "cos": mp.cos, "tan": mp.tan, "arcsin": mp.asin,
         "arccos": mp.acos, "arctan": mp.atan, "sinh": mp.sinh, "cosh": mp.cosh, "tanh": mp.tanh,
         "arcsinh": mp.asinh, "arccosh": mp.acosh, "arctanh": mp.atanh, "power": mp.power,
-        "arctan2": mp.atan2, "hypot": mp.hypot, "absolute": abs, "sign": lambda z: z / abs(z),
-        "angle": lambda z: mp.arg(z),
+        "arctan2": mp.atan2, "hypot": mp.hypot, "float_power": mp.power, "absolute": abs, "sign": lambda z: z / abs(z),
+        "angle": lambda z: mp.arg(z), "bessel_i0": lambda z: mp.besseli(0, z),
     }
 
 
 def ufunc_names():
     text = open(os.path.join(ROOT, "include", "copper", "ufunc_list.hpp")).read()
     out = {}
-    for arity, macro in ((1, "COPPER_UNARY_UFUNCS"), (2, "COPPER_BINARY_UFUNCS"), (3, "COPPER_TERNARY_UFUNCS")):
+    for arity, macro in ((1, "COPPER_UNARY_UFUNCS"), (2, "COPPER_BINARY_UFUNCS"), (3, "COPPER_TERNARY_UFUNCS"),
+                         (1, "COPPER_UNARY2_UFUNCS"), (2, "COPPER_BINARY2_UFUNCS")):
         body = re.search(r"#define " + macro + r"\(X\)(.*?)(?:\n\n|\n#|\Z)", text, re.S).group(1)
         for name in re.findall(r"X\((\w+)\)", body):
             out[name] = arity
@@ -82,26 +84,44 @@ def ufunc_names():
 
 
 def numpy_loops(name):
-    """dtype -> output dtype of NumPy's homogeneous loops."""
+    """first input's dtype -> (input dtypes, output dtypes) of NumPy's loops: the first
+    homogeneous one, else (ldexp) the last one listed, which is copper's int64 exponent."""
+    if name == "bessel_i0":  # a Python function: floats keep their dtype (ints are cast to float64 first)
+        return {t: ((t,), (t,)) for t in ("float16", "float32", "float64")}
     if name == "angle":  # a Python function over arctan2; ints are cast to float64 first
-        return {"float16": "float16", "float32": "float32", "float64": "float64",
-                "complex64": "float32", "complex128": "float64"}
+        return {t: ((t,), (o,)) for t, o in (("float16", "float16"), ("float32", "float32"), ("float64", "float64"),
+                                              ("complex64", "float32"), ("complex128", "float64"))}
     uf = np._core.umath.clip if name == "clip" else getattr(np, name)
-    loops = {}
+    loops, mixed = {}, {}
     for sig in uf.types:
         ins, out = sig.split("->")
-        if all(c in CHAR for c in ins + out) and len({CHAR[c] for c in ins}) == 1:
-            loops.setdefault(CHAR[ins[0]], CHAR[out])
+        if not all(c in CHAR for c in ins + out):
+            continue
+        entry = (tuple(CHAR[c] for c in ins), tuple(CHAR[c] for c in out))
+        if len({CHAR[c] for c in ins}) == 1:
+            loops.setdefault(CHAR[ins[0]], entry)
+        else:
+            mixed[CHAR[ins[0]]] = entry
+    for k, v in mixed.items():
+        loops.setdefault(k, v)
     return loops
 
 
+def input_dtypes(name, dt, ours):
+    return ours[name][dt][0]
+
+
 def numpy_call(name, args):
+    """NumPy's outputs, as a tuple."""
     with np.errstate(all="ignore"):
         if name == "angle":
-            return np.angle(args[0])
+            return (np.angle(args[0]),)
+        if name == "bessel_i0":
+            return (np.i0(args[0]),)
         if name == "clip":
-            return np._core.umath.clip(*args)
-        return getattr(np, name)(*args)
+            return (np._core.umath.clip(*args),)
+        r = getattr(np, name)(*args)
+        return r if isinstance(r, tuple) else (r,)
 
 
 # ---------------- inputs ----------------
@@ -183,8 +203,17 @@ def pool(dt, rng, n):
         return grid.astype(dt), complex_random(rng, n).astype(dt)
 
 
+EXPONENT_EDGES = [0, 1, -1, 2, -2, 10, -10, 15, 16, -14, -24, -25, 127, 128, -126, -149, -150, 1023, 1024, -1022,
+                  -1074, -1075, -1100, 1100, 2**31 - 1, -2**31, 2**31, 2**40, -2**40, 2**63 - 1, -2**63]
+
+
 def inputs(name, arity, dt, rng, n=2500):
     edges, rand = pool(dt, rng, n)
+    if name == "ldexp":  # an int64 exponent for every float loop
+        e = np.array(EXPONENT_EDGES, dtype=np.int64)
+        a = np.concatenate([np.repeat(edges, len(e)), rand])
+        b = np.concatenate([np.tile(e, len(edges)), rng.integers(-1100, 1100, len(rand))])
+        return [a, b]
     def pick(m):
         return np.concatenate([rand, edges])[rng.integers(0, len(rand) + len(edges), m)]
     if arity == 1:
@@ -204,7 +233,7 @@ def inputs(name, arity, dt, rng, n=2500):
             a, b = a[keep], b[keep]
             b = np.concatenate([b, rng.integers(0, 70, len(b)).astype(dt)])
             a = np.concatenate([a, a])
-        if name == "power" and dt.startswith("complex"):
+        if name in ("power", "float_power") and dt.startswith("complex"):
             ints = np.array([-100, -99, -5, -4, -3, -2, -1, 1, 2, 3, 4, 5, 17, 99, 100, 0.5, -0.5], dtype=dt)
             a = np.concatenate([a, np.repeat(rand[:300], len(ints))])
             b = np.concatenate([b, np.tile(ints, 300)])
@@ -270,7 +299,7 @@ def values_ok(name, dt, got, ref, tol, zero_sign=True):
 def tolerance(name, dt, args):
     """TOL ulps; for complex power scaled by the conditioning of exp(b log a):
     an ulp of log a moves the result by |b log a| ulps, in NumPy's cpow as here."""
-    if name == "power" and dt.startswith("complex"):
+    if name in ("power", "float_power") and dt.startswith("complex"):
         a, b = (x.astype(np.complex128) for x in args)
         with np.errstate(all="ignore"):
             cond = np.abs(b) * np.abs(np.log(a))
@@ -340,7 +369,8 @@ def write_inputs(path, cases):
                 f.write(np.ascontiguousarray(a).tobytes())
 
 
-def read_inputs(path, arities):
+def read_inputs(path, arities, in_dtypes):
+    """in_dtypes(name, dt): the dtypes of the op's inputs in the loop over dt."""
     data = open(path, "rb").read()
     cases, pos = [], 0
     while pos < len(data):
@@ -348,9 +378,10 @@ def read_inputs(path, arities):
         name, dt, n = data[pos:nl].decode().split()
         pos, n = nl + 1, int(n)
         args = []
-        for _ in range(arities[name]):
-            size = np.dtype(dt).itemsize * n
-            args.append(np.frombuffer(data[pos:pos + size], dtype=dt).copy())
+        for k in range(arities[name]):
+            idt = in_dtypes(name, dt)[k]
+            size = np.dtype(idt).itemsize * n
+            args.append(np.frombuffer(data[pos:pos + size], dtype=idt).copy())
             pos += size
         cases.append((name, dt, args))
     return cases
@@ -369,15 +400,18 @@ def run_checker(checker, cases, tmp, outputs=None):
     pos = 0
     while pos < len(data):
         nl = data.index(b"\n", pos)
-        name, dt, odt, n = data[pos:nl].decode().split()
+        name, dt, odts, n = data[pos:nl].decode().split()
         pos = nl + 1
         n = int(n)
-        if odt == "unsupported":
+        if odts == "unsupported":
             results.append((name, dt, None))
             continue
-        size = np.dtype(odt).itemsize * n
-        results.append((name, dt, np.frombuffer(data[pos:pos + size], dtype=odt).copy()))
-        pos += size
+        outs = []
+        for odt in odts.split(","):
+            size = np.dtype(odt).itemsize * n
+            outs.append(np.frombuffer(data[pos:pos + size], dtype=odt).copy())
+            pos += size
+        results.append((name, dt, outs))
     return results
 
 
@@ -413,9 +447,9 @@ def main():
         ours = defaultdict(dict)
         for line in subprocess.run([checker, "types"], check=True, capture_output=True, text=True).stdout.split("\n"):
             if line.strip():
-                op, dt, out = line.split()
-                if out != "-":
-                    ours[op][dt] = out
+                op, dt, ins, outs = line.split()
+                if outs != "-":
+                    ours[op][dt] = (tuple(ins.split(",")), tuple(outs.split(",")))
         for name in names:
             theirs = numpy_loops(name)
             if ours[name] == theirs:
@@ -428,12 +462,14 @@ def main():
         rng = np.random.default_rng(opts.seed)
         cases = []
         if opts.inputs:
-            cases = [c for c in read_inputs(opts.inputs, ufunc_names()) if c[0] in names]
+            cases = [c for c in read_inputs(opts.inputs, ufunc_names(), lambda nm, dt: input_dtypes(nm, dt, ours))
+                     if c[0] in names]
         else:
             for name, arity in names.items():
                 for dt in ours[name]:
                     args = inputs(name, arity, dt, rng, opts.n)
-                    assert all(x.dtype == dt and len(x) == len(args[0]) for x in args), (name, dt)
+                    assert all(x.dtype == t and len(x) == len(args[0])
+                               for x, t in zip(args, input_dtypes(name, dt, ours))), (name, dt)
                     cases.append((name, dt, args))
         if opts.save_inputs:
             write_inputs(opts.save_inputs, cases)
@@ -443,45 +479,50 @@ def main():
         inaccurate = defaultdict(int)
         known = defaultdict(int)
         ill = defaultdict(int)
-        for (name, dt, args), (rname, rdt, got) in zip(cases, results):
+        for (name, dt, args), (rname, rdt, gots) in zip(cases, results):
             assert (rname, rdt) == (name, dt)
-            exp = numpy_call(name, args)
-            if got is None or got.dtype != exp.dtype:
+            exps = numpy_call(name, args)
+            if gots is None or len(gots) != len(exps) or any(g.dtype != e.dtype for g, e in zip(gots, exps)):
                 failed += 1
-                print(f"FAIL {name} {dt}: output dtype {None if got is None else got.dtype} vs numpy {exp.dtype}")
+                print(f"FAIL {name} {dt}: output dtypes {None if gots is None else [g.dtype for g in gots]} "
+                      f"vs numpy {[e.dtype for e in exps]}")
                 continue
-            tol = tolerance(name, dt, args)
-            ok = values_ok(name, dt, got, exp, tol)
-            if not ok.all() and wider(dt) and got.dtype.kind in "fc":
-                wide = numpy_call(name, [a.astype(wider(dt)) for a in args])
-                with np.errstate(all="ignore"):
-                    ok |= values_ok(name, dt, got, wide.astype(exp.dtype), tol)
-            bad = []
-            for i in np.nonzero(~ok)[0]:
-                if deliberate(name, dt, args, i, got, exp):
-                    known[(name, dt)] += 1
-                    continue
-                if np.isinf(tol[i]):
-                    parts = lambda v: (np.isnan(v.real), np.isinf(v.real), np.isnan(v.imag), np.isinf(v.imag))
-                    if parts(got[i]) == parts(exp[i]):
-                        ill[(name, dt)] += 1
+            wides = None
+            if wider(dt):
+                wides = numpy_call(name, [x.astype(wider(x.dtype.name)) if wider(x.dtype.name) else x for x in args])
+            for j, (got, exp) in enumerate(zip(gots, exps)):
+                tol = tolerance(name, dt, args)
+                ok = values_ok(name, dt, got, exp, tol)
+                if not ok.all() and wider(dt) and got.dtype.kind in "fc":
+                    wide = wides[j]
+                    with np.errstate(all="ignore"):
+                        ok |= values_ok(name, dt, got, wide.astype(exp.dtype), tol)
+                bad = []
+                for i in np.nonzero(~ok)[0]:
+                    if deliberate(name, dt, args, i, got, exp):
+                        known[(name, dt)] += 1
                         continue
-                ref = mp_reference(name, args, i, exp.dtype)
-                # mpmath has no signed zeros: compare zeros without sign
-                if ref is not None and values_ok(name, dt, got[i:i + 1], ref.reshape(1), tol[i:i + 1], False)[0]:
-                    inaccurate[(name, dt)] += 1
-                    if opts.verbose:
-                        print(f"  numpy inaccurate {name} {dt} {[fmt(a[i]) for a in args]}: "
-                              f"ours {fmt(got[i])} numpy {fmt(exp[i])} mpmath {fmt(ref)}")
+                    if np.isinf(tol[i]):
+                        parts = lambda v: (np.isnan(v.real), np.isinf(v.real), np.isnan(v.imag), np.isinf(v.imag))
+                        if parts(got[i]) == parts(exp[i]):
+                            ill[(name, dt)] += 1
+                            continue
+                    ref = mp_reference(name, args, i, exp.dtype)
+                    # mpmath has no signed zeros: compare zeros without sign
+                    if ref is not None and values_ok(name, dt, got[i:i + 1], ref.reshape(1), tol[i:i + 1], False)[0]:
+                        inaccurate[(name, dt)] += 1
+                        if opts.verbose:
+                            print(f"  numpy inaccurate {name} {dt} {[fmt(a[i]) for a in args]}: "
+                                  f"ours {fmt(got[i])} numpy {fmt(exp[i])} mpmath {fmt(ref)}")
+                    else:
+                        bad.append(i)
+                if bad:
+                    failed += 1
+                    print(f"FAIL {name} {dt}{'' if len(exps) == 1 else f' output {j}'}: {len(bad)}/{len(got)} values differ")
+                    for i in bad[: 8 if opts.verbose else 4]:
+                        print(f"    in {[fmt(a[i]) for a in args]}: ours {fmt(got[i])} numpy {fmt(exp[i])}")
                 else:
-                    bad.append(i)
-            if bad:
-                failed += 1
-                print(f"FAIL {name} {dt}: {len(bad)}/{len(got)} values differ")
-                for i in bad[: 8 if opts.verbose else 4]:
-                    print(f"    in {[fmt(a[i]) for a in args]}: ours {fmt(got[i])} numpy {fmt(exp[i])}")
-            else:
-                passed += 1
+                    passed += 1
         if inaccurate:
             print("Accepted against mpmath where NumPy's own result is off (count per op/dtype):")
             for (name, dt), k in sorted(inaccurate.items()):

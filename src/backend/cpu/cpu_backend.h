@@ -22,6 +22,9 @@ class CpuBackend final : public backend::Backend {
 
   // cpu_elementwise.cpp
   void elementwise(ops::UfuncId op, DType loop, std::span<const ArrayView> in, const ArrayView& out) override;
+  void elementwise_multi(ops::UfuncId op, DType loop, std::span<const ArrayView> in,
+                         std::span<const ArrayView> out) override;
+  void fold(ops::UfuncId op, DType loop, const ArrayView& in, const ArrayView& out, const FoldOptions& o) override;
   void where(const ArrayView& cond, const ArrayView& x, const ArrayView& y, const ArrayView& out) override;
 
   // cpu_reduce.cpp, cpu_scan.cpp

@@ -17,7 +17,7 @@ const LoopTable& loop_table() {
     add_rounding_loops(t);
     add_comparison_loops(t);
     add_bitwise_loops(t);
-    add_floating_loops(t);
+    add_float_loops(t);
     return t;
   }();
   return table;
@@ -56,12 +56,26 @@ LoopFn elementwise_loop(ops::UfuncId op, DType loop) {
 }
 
 void CpuBackend::elementwise(ops::UfuncId op, DType loop, std::span<const ArrayView> in, const ArrayView& out) {
+  elementwise_multi(op, loop, in, std::span<const ArrayView>(&out, 1));
+}
+
+void CpuBackend::elementwise_multi(ops::UfuncId op, DType loop, std::span<const ArrayView> in,
+                                   std::span<const ArrayView> out) {
   LoopFn fn = elementwise_loop(op, loop);
   if (!fn) {
     throw NotImplementedError("no CPU loop for ufunc '" + std::string(ops::info(op).name) + "' over " +
                               std::string(name(loop)));
   }
   fn(in, out);
+}
+
+void CpuBackend::fold(ops::UfuncId op, DType loop, const ArrayView& in, const ArrayView& out, const FoldOptions& o) {
+  FoldFn fn = loop_table().fold[static_cast<int>(op)][static_cast<int>(loop)];
+  if (!fn) {
+    throw NotImplementedError("no CPU fold for ufunc '" + std::string(ops::info(op).name) + "' over " +
+                              std::string(name(loop)));
+  }
+  if (shape_size(out.shape) > 0) fn(in, out, o);
 }
 
 void CpuBackend::where(const ArrayView& cond, const ArrayView& x, const ArrayView& y, const ArrayView& out) {

@@ -13,9 +13,13 @@
 
 namespace copper::backend::cpu {
 
-using LoopFn = void (*)(std::span<const ArrayView> in, const ArrayView& out);
+// out holds one view, or two for two-output ops (divmod, modf, frexp).
+using LoopFn = void (*)(std::span<const ArrayView> in, std::span<const ArrayView> out);
+// Backend::fold for one (binary op, dtype) whose output dtype is its input dtype.
+using FoldFn = void (*)(const ArrayView& in, const ArrayView& out, const FoldOptions& o);
 struct LoopTable {
   LoopFn fn[ops::num_ufuncs][num_dtypes] = {};
+  FoldFn fold[ops::num_ufuncs][num_dtypes] = {};
 };
 
 // The loop of `op` over dtype `loop`, or nullptr (cpu_elementwise.cpp; ufunc.at uses it too).
@@ -28,124 +32,182 @@ void add_trig_loops(LoopTable& table);
 void add_rounding_loops(LoopTable& table);
 void add_comparison_loops(LoopTable& table);
 void add_bitwise_loops(LoopTable& table);
-void add_floating_loops(LoopTable& table);  // signbit, copysign, nextafter, logaddexp(2)
+void add_float_loops(LoopTable& table);  // cpu_elementwise_float.cpp: bit-level and two-output ops
 
 namespace loops {
 
-// float16 is stored as bits and computed in float32: convert at load and store only.
-template <class T>
-inline ops::compute_t<T> load(T v) {
-  if constexpr (ops::is_same_v<T, ops::half>) return ops::half_to_float(v);
-  else return v;
-}
-template <class R, class V>
-inline R store(V v) {
-  if constexpr (ops::is_same_v<R, ops::half>) return ops::float_to_half(v);
-  else return v;
-}
-
-// One 1-D run: contiguous operands get a plain indexed loop the compiler vectorizes;
-// a broadcast scalar (stride 0) is loaded once; anything else walks byte strides.
-template <class Op, class T, int N>
-void run(std::array<char*, N + 1> p, std::array<std::int64_t, N + 1> s, std::int64_t n) {
+// One 1-D run over operands (output, inputs..., second output): contiguous operands get
+// a plain indexed loop the compiler vectorizes; a broadcast scalar (stride 0) is loaded
+// once; anything else walks byte strides. Inputs have the loop's input types
+// (ops::op_input_t: T, but ldexp's int64 exponent); ops::invoke widens float16.
+template <class Op, class T, int N, int NOP>
+void run(std::array<char*, NOP> p, std::array<std::int64_t, NOP> s, std::int64_t n) {
   using R = ops::stored_result_t<Op, N, T>;
-  constexpr std::int64_t ts = sizeof(T), rs = sizeof(R);
+  using A = ops::op_input_t<Op, T, 0>;
+  using B = ops::op_input_t<Op, T, (N >= 2 ? 1 : 0)>;
+  using C = ops::op_input_t<Op, T, (N >= 3 ? 2 : 0)>;
+  constexpr std::int64_t rs = sizeof(R), as = sizeof(A), bs = sizeof(B), cs = sizeof(C);
   R* o = reinterpret_cast<R*>(p[0]);
-  const T* a = reinterpret_cast<const T*>(p[1]);
-  if constexpr (N == 1) {
-    if (s[0] == rs && s[1] == ts) {
-      for (std::int64_t i = 0; i < n; ++i) o[i] = store<R>(Op::call(load(a[i])));
+  const A* a = reinterpret_cast<const A*>(p[1]);
+  auto at = [&]<class V>(int k, std::int64_t i) { return *reinterpret_cast<const V*>(p[k] + i * s[k]); };
+  if constexpr (NOP == N + 2) {  // two outputs: the second is the last operand
+    using R2 = ops::stored_result2_t<Op, N, T>;
+    auto* o2 = p[N + 1];
+    for (std::int64_t i = 0; i < n; ++i) {
+      R2 second;
+      R first;
+      if constexpr (N == 1) first = ops::invoke2<Op, R, R2>(second, at.template operator()<A>(1, i));
+      else first = ops::invoke2<Op, R, R2>(second, at.template operator()<A>(1, i), at.template operator()<B>(2, i));
+      *reinterpret_cast<R*>(p[0] + i * s[0]) = first;
+      *reinterpret_cast<R2*>(o2 + i * s[N + 1]) = second;
+    }
+  } else if constexpr (N == 1) {
+    if (s[0] == rs && s[1] == as) {
+      for (std::int64_t i = 0; i < n; ++i) o[i] = ops::invoke<Op, R>(a[i]);
     } else {
       for (std::int64_t i = 0; i < n; ++i)
-        *reinterpret_cast<R*>(p[0] + i * s[0]) = store<R>(Op::call(load(*reinterpret_cast<const T*>(p[1] + i * s[1]))));
+        *reinterpret_cast<R*>(p[0] + i * s[0]) = ops::invoke<Op, R>(at.template operator()<A>(1, i));
     }
   } else if constexpr (N == 2) {
-    const T* b = reinterpret_cast<const T*>(p[2]);
-    if (s[0] == rs && s[1] == ts && s[2] == ts) {
-      for (std::int64_t i = 0; i < n; ++i) o[i] = store<R>(Op::call(load(a[i]), load(b[i])));
-    } else if (s[0] == rs && s[1] == ts && s[2] == 0) {
-      const auto bv = load(*b);
-      for (std::int64_t i = 0; i < n; ++i) o[i] = store<R>(Op::call(load(a[i]), bv));
-    } else if (s[0] == rs && s[1] == 0 && s[2] == ts) {
-      const auto av = load(*a);
-      for (std::int64_t i = 0; i < n; ++i) o[i] = store<R>(Op::call(av, load(b[i])));
+    const B* b = reinterpret_cast<const B*>(p[2]);
+    if (s[0] == rs && s[1] == as && s[2] == bs) {
+      for (std::int64_t i = 0; i < n; ++i) o[i] = ops::invoke<Op, R>(a[i], b[i]);
+    } else if (s[0] == rs && s[1] == as && s[2] == 0) {
+      const B bv = *b;
+      for (std::int64_t i = 0; i < n; ++i) o[i] = ops::invoke<Op, R>(a[i], bv);
+    } else if (s[0] == rs && s[1] == 0 && s[2] == bs) {
+      const A av = *a;
+      for (std::int64_t i = 0; i < n; ++i) o[i] = ops::invoke<Op, R>(av, b[i]);
     } else {
       for (std::int64_t i = 0; i < n; ++i)
-        *reinterpret_cast<R*>(p[0] + i * s[0]) = store<R>(Op::call(load(*reinterpret_cast<const T*>(p[1] + i * s[1])),
-                                                                   load(*reinterpret_cast<const T*>(p[2] + i * s[2]))));
+        *reinterpret_cast<R*>(p[0] + i * s[0]) =
+            ops::invoke<Op, R>(at.template operator()<A>(1, i), at.template operator()<B>(2, i));
     }
   } else {
-    const T* b = reinterpret_cast<const T*>(p[2]);
-    const T* c = reinterpret_cast<const T*>(p[3]);
-    if (s[0] == rs && s[1] == ts && s[2] == ts && s[3] == ts) {
-      for (std::int64_t i = 0; i < n; ++i) o[i] = store<R>(Op::call(load(a[i]), load(b[i]), load(c[i])));
-    } else if (s[0] == rs && s[1] == ts && s[2] == 0 && s[3] == 0) {  // clip(x, lo, hi) with scalar bounds
-      const auto bv = load(*b), cv = load(*c);
-      for (std::int64_t i = 0; i < n; ++i) o[i] = store<R>(Op::call(load(a[i]), bv, cv));
+    const B* b = reinterpret_cast<const B*>(p[2]);
+    const C* c = reinterpret_cast<const C*>(p[3]);
+    if (s[0] == rs && s[1] == as && s[2] == bs && s[3] == cs) {
+      for (std::int64_t i = 0; i < n; ++i) o[i] = ops::invoke<Op, R>(a[i], b[i], c[i]);
+    } else if (s[0] == rs && s[1] == as && s[2] == 0 && s[3] == 0) {  // clip(x, lo, hi) with scalar bounds
+      const B bv = *b;
+      const C cv = *c;
+      for (std::int64_t i = 0; i < n; ++i) o[i] = ops::invoke<Op, R>(a[i], bv, cv);
     } else {
       for (std::int64_t i = 0; i < n; ++i)
-        *reinterpret_cast<R*>(p[0] + i * s[0]) = store<R>(Op::call(load(*reinterpret_cast<const T*>(p[1] + i * s[1])),
-                                                                   load(*reinterpret_cast<const T*>(p[2] + i * s[2])),
-                                                                   load(*reinterpret_cast<const T*>(p[3] + i * s[3]))));
+        *reinterpret_cast<R*>(p[0] + i * s[0]) = ops::invoke<Op, R>(
+            at.template operator()<A>(1, i), at.template operator()<B>(2, i), at.template operator()<C>(3, i));
     }
   }
 }
 
-// Whether every operand is either laid out like the C-contiguous output or a broadcast
-// scalar (all strides 0): then the whole call is one flat run, with no layout work.
-inline bool is_flat(std::span<const ArrayView> in, const ArrayView& out, std::int64_t out_itemsize) {
-  std::int64_t expected = out_itemsize;
-  for (int d = static_cast<int>(out.shape.size()) - 1; d >= 0; --d) {
-    if (out.shape[d] != 1 && out.strides[d] != expected) return false;
-    expected *= out.shape[d];
-  }
-  for (const ArrayView& v : in) {
-    const std::int64_t isz = itemsize(v.dtype);
-    bool zero = true, dense = true;
+// Whether every output is C-contiguous and every input either laid out the same way
+// or a broadcast scalar (all strides 0): then the whole call is one flat run, with no
+// layout work. `zero[k]` reports which operands are broadcast scalars.
+template <int NOP>
+bool is_flat(const std::array<const ArrayView*, NOP>& v, int nout_first, std::array<bool, NOP>& zero) {
+  const Shape& shape = v[0]->shape;
+  for (int k = 0; k < NOP; ++k) {
+    const std::int64_t isz = itemsize(v[k]->dtype);
+    bool all_zero = true, dense = true;
     std::int64_t step = isz;
-    for (int d = static_cast<int>(out.shape.size()) - 1; d >= 0; --d) {
-      if (out.shape[d] == 1) continue;
-      zero = zero && v.strides[d] == 0;
-      dense = dense && v.strides[d] == step;
-      step *= out.shape[d];
+    for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
+      if (shape[d] == 1) continue;
+      all_zero = all_zero && v[k]->strides[d] == 0;
+      dense = dense && v[k]->strides[d] == step;
+      step *= shape[d];
     }
-    if (!zero && !dense) return false;
+    const bool is_output = k == 0 || k >= nout_first;
+    zero[k] = all_zero && !dense;
+    if (!dense && (is_output || !all_zero)) return false;
   }
   return true;
 }
 
+// The loop of Op over T: operands are the first output, the inputs, then the second
+// output of two-output ops.
 template <class Op, class T, int N>
-void elementwise(std::span<const ArrayView> in, const ArrayView& out) {
-  using R = ops::stored_result_t<Op, N, T>;
-  if (is_flat(in, out, sizeof(R))) {
+void elementwise(std::span<const ArrayView> in, std::span<const ArrayView> out) {
+  constexpr int NOP = N + ops::nout_v<Op, N, T>;
+  std::array<const ArrayView*, NOP> views;
+  views[0] = &out[0];
+  for (int k = 0; k < N; ++k) views[k + 1] = &in[k];
+  if constexpr (NOP == N + 2) views[N + 1] = &out[1];
+  std::array<bool, NOP> zero{};
+  if (is_flat<NOP>(views, N + 1, zero)) {
     std::int64_t total = 1;
-    for (auto d : out.shape) total *= d;
-    std::array<std::int64_t, N + 1> s;
-    s[0] = sizeof(R);
-    for (int k = 0; k < N; ++k) {
-      bool zero = true;
-      for (auto st : in[k].strides) zero = zero && st == 0;
-      s[k + 1] = zero && total > 1 ? 0 : std::int64_t{sizeof(T)};
-    }
+    for (auto d : out[0].shape) total *= d;
+    std::array<std::int64_t, NOP> s;
+    for (int k = 0; k < NOP; ++k) s[k] = zero[k] && total > 1 ? 0 : itemsize(views[k]->dtype);
     auto flat_range = [&](std::int64_t begin, std::int64_t end) {
-      std::array<char*, N + 1> p;
-      p[0] = static_cast<char*>(out.data) + begin * s[0];
-      for (int k = 0; k < N; ++k) p[k + 1] = static_cast<char*>(in[k].data) + begin * s[k + 1];
-      run<Op, T, N>(p, s, end - begin);
+      std::array<char*, NOP> p;
+      for (int k = 0; k < NOP; ++k) p[k] = static_cast<char*>(views[k]->data) + begin * s[k];
+      run<Op, T, N, NOP>(p, s, end - begin);
     };
     if (total <= parallel_grain) flat_range(0, total);
     else parallel_for(total, parallel_grain, flat_range);
     return;
   }
-  std::array<const Strides*, N + 1> strides;
-  std::array<char*, N + 1> base;
-  strides[0] = &out.strides;
-  base[0] = static_cast<char*>(out.data);
-  for (int k = 0; k < N; ++k) {
-    strides[k + 1] = &in[k].strides;
-    base[k + 1] = static_cast<char*>(in[k].data);
+  std::array<const Strides*, NOP> strides;
+  std::array<char*, NOP> base;
+  for (int k = 0; k < NOP; ++k) {
+    strides[k] = &views[k]->strides;
+    base[k] = static_cast<char*>(views[k]->data);
   }
-  for_each_run<N + 1>(out.shape, strides, base, run<Op, T, N>);
+  for_each_run<NOP>(out[0].shape, strides, base, run<Op, T, N, NOP>);
+}
+
+// The sequential fold (see Backend::fold): one task per (kept element, segment), each
+// walking its stretch of the last axis in order.
+template <class Op, class T>
+void fold(const ArrayView& in, const ArrayView& out, const FoldOptions& o) {
+  const int kd = static_cast<int>(in.shape.size()) - 1;
+  const std::int64_t n = in.shape.back(), in_step = in.strides.back();
+  const std::int64_t w_step = o.where ? o.where->strides.back() : 0;
+  const std::int64_t nseg = o.segments ? o.segments->shape[0] : 1;
+  const auto* seg = o.segments ? static_cast<const std::int64_t*>(o.segments->data) : nullptr;
+  const std::int64_t out_step = o.scan || o.segments ? out.strides.back() : 0;
+  std::int64_t kept = 1;
+  for (int d = 0; d < kd; ++d) kept *= in.shape[d];
+  auto work = [&](std::int64_t begin, std::int64_t end) {
+    for (std::int64_t t = begin; t < end; ++t) {
+      const std::int64_t j = t % nseg;
+      std::int64_t k = t / nseg, oi = 0, oo = 0, ow = 0;
+      for (int d = kd - 1; d >= 0; --d) {
+        const std::int64_t i = k % in.shape[d];
+        k /= in.shape[d];
+        oi += i * in.strides[d];
+        oo += i * out.strides[d];
+        if (o.where) ow += i * o.where->strides[d];
+      }
+      const char* pin = static_cast<const char*>(in.data) + oi;
+      const char* pw = o.where ? static_cast<const char*>(o.where->data) + ow : nullptr;
+      char* po = static_cast<char*>(out.data) + oo + (o.segments ? j * out_step : 0);
+      const std::int64_t start = seg ? seg[2 * j] : 0, stop = seg ? seg[2 * j + 1] : n;
+      bool have = o.from_out;
+      T acc = have ? *reinterpret_cast<const T*>(po) : T{};
+      for (std::int64_t i = start; i < stop; ++i) {
+        if (pw && !*reinterpret_cast<const bool*>(pw + i * w_step)) continue;
+        const T x = *reinterpret_cast<const T*>(pin + i * in_step);
+        acc = have ? ops::invoke<Op, T>(acc, x) : x;
+        have = true;
+        if (o.scan) *reinterpret_cast<T*>(po + i * out_step) = acc;
+      }
+      if (!o.scan && have) *reinterpret_cast<T*>(po) = acc;
+    }
+  };
+  const std::int64_t tasks = kept * nseg;
+  if (tasks * n <= parallel_grain) work(0, tasks);
+  else parallel_for(tasks, std::max<std::int64_t>(1, parallel_grain / std::max<std::int64_t>(n, 1)), work);
+}
+
+template <class Op, int N, class T>
+constexpr FoldFn fold_for() {
+  if constexpr (N == 2 && ops::has_loop<Op, N, T>) {
+    if constexpr (ops::nout_v<Op, N, T> == 1 && ops::is_same_v<ops::op_input_t<Op, T, 1>, T> &&
+                  ops::is_same_v<ops::stored_result_t<Op, N, T>, T>)
+      return &fold<Op, T>;
+  }
+  return nullptr;
 }
 
 template <class Op, int N, class T>
@@ -157,7 +219,11 @@ constexpr LoopFn loop_for() {
 template <class Op, int N, class... T>
 void add_op(LoopTable& table, ops::UfuncId id, ops::type_list<T...>) {
   LoopFn fns[] = {loop_for<Op, N, T>()...};
-  for (int d = 0; d < num_dtypes; ++d) table.fn[static_cast<int>(id)][d] = fns[d];
+  FoldFn folds[] = {fold_for<Op, N, T>()...};
+  for (int d = 0; d < num_dtypes; ++d) {
+    table.fn[static_cast<int>(id)][d] = fns[d];
+    table.fold[static_cast<int>(id)][d] = folds[d];
+  }
 }
 
 }  // namespace loops

@@ -22,11 +22,11 @@ void apply_one(char* target, const char* value) {
   T x;
   std::memcpy(&x, target, sizeof(T));
   if constexpr (N == 1) {
-    x = loops::store<T>(Op::call(loops::load(x)));
+    x = ops::invoke<Op, T>(x);
   } else {
     T y;
     std::memcpy(&y, value, sizeof(T));
-    x = loops::store<T>(Op::call(loops::load(x), loops::load(y)));
+    x = ops::invoke<Op, T>(x, y);
   }
   std::memcpy(target, &x, sizeof(T));
 }
@@ -34,7 +34,9 @@ void apply_one(char* target, const char* value) {
 template <class Op, int N, class T>
 constexpr ApplyFn apply_for() {
   if constexpr (ops::has_loop<Op, N, T>) {
-    if constexpr (ops::is_same_v<ops::stored_result_t<Op, N, T>, T>) return &apply_one<Op, T, N>;
+    if constexpr (ops::nout_v<Op, N, T> == 1 && ops::is_same_v<ops::stored_result_t<Op, N, T>, T> &&
+                  ops::is_same_v<ops::op_input_t<Op, T, N - 1>, T>)
+      return &apply_one<Op, T, N>;
     else return nullptr;
   } else {
     return nullptr;
@@ -73,7 +75,8 @@ class CastingApply {
   void operator()(char* target, const char* value, bool binary) {
     be_.copy(ArrayView{target, target_, {}, {}}, ArrayView{in_, loop_, {}, {}});
     ArrayView in[2] = {ArrayView{in_, loop_, {}, {}}, ArrayView{const_cast<char*>(value), loop_, {}, {}}};
-    fn_(std::span<const ArrayView>(in, binary ? 2 : 1), ArrayView{res_, out_, {}, {}});
+    const ArrayView out{res_, out_, {}, {}};
+    fn_(std::span<const ArrayView>(in, binary ? 2 : 1), std::span<const ArrayView>(&out, 1));
     be_.copy(ArrayView{res_, out_, {}, {}}, ArrayView{target, target_, {}, {}});
   }
 

@@ -21,6 +21,9 @@ class CudaBackend final : public backend::Backend {
   void fill(const ArrayView& dst, const Scalar& value) override;
   void iota(const ArrayView& dst, const Scalar& start, const Scalar& step) override;
   void elementwise(ops::UfuncId op, DType loop, std::span<const ArrayView> in, const ArrayView& out) override;
+  void elementwise_multi(ops::UfuncId op, DType loop, std::span<const ArrayView> in,
+                         std::span<const ArrayView> out) override;
+  void fold(ops::UfuncId op, DType loop, const ArrayView& in, const ArrayView& out, const FoldOptions& o) override;
   void where(const ArrayView& cond, const ArrayView& x, const ArrayView& y, const ArrayView& out) override;
   // cuda_reduce.cpp, cuda_scan.cpp
   void reduce(ops::ReduceOp op, const ArrayView& in, int nreduce, const ArrayView& out) override;

@@ -17,20 +17,27 @@
 namespace copper::backend::cuda {
 
 std::string ufunc_expression(unsigned op, int nin) {
-  std::string e = "copper::kern::store<R>(copper::ops::" +
-                  std::string(ops::info(static_cast<ops::UfuncId>(op)).name) + "::call(";
-  for (int k = 0; k < nin; ++k) e += (k ? ", " : "") + std::string("copper::kern::load(x") + std::to_string(k) + ")";
-  return e + "))";
+  const auto& info = ops::info(static_cast<ops::UfuncId>(op));
+  const std::string functor = "copper::ops::" + std::string(info.name);
+  std::string e = info.nout == 2 ? "copper::ops::invoke2<" + functor + ", R, R2>(y1" : "copper::ops::invoke<" + functor + ", R>(";
+  for (int k = 0; k < nin; ++k) e += (k || info.nout == 2 ? ", x" : "x") + std::to_string(k);
+  return e + ")";
 }
 
 void CudaBackend::elementwise(ops::UfuncId op, DType loop, std::span<const ArrayView> in, const ArrayView& out) {
+  elementwise_multi(op, loop, in, std::span<const ArrayView>(&out, 1));
+}
+
+void CudaBackend::elementwise_multi(ops::UfuncId op, DType loop, std::span<const ArrayView> in,
+                                    std::span<const ArrayView> out) {
   EwJob job;
   job.family = EwFamily::ufunc;
   job.op = static_cast<unsigned>(op);
   job.name = ops::info(op).name.data();
   job.nin = static_cast<int>(in.size());
   for (int k = 0; k < job.nin; ++k) job.in[k] = &in[k];
-  job.out = &out;
+  job.out = &out[0];
+  if (out.size() > 1) job.out2 = &out[1];
   job.expression = [op, nin = job.nin] { return ufunc_expression(static_cast<unsigned>(op), nin); };
   run_elementwise(index_, job);
 }

@@ -75,8 +75,8 @@ std::string at_result_code(ops::UfuncId op, DType t, DType loop, bool binary) {
        "  const L x = copper::ops::cast<L>(cur);\n";
   if (binary) s += "  const L y = *reinterpret_cast<const L*>(vp);\n";
   else s += "  (void)vp;\n";
-  s += "  const O r = copper::kern::store<O>(copper::ops::" + std::string(ops::info(op).name) +
-       "::call(copper::kern::load(x)" + (binary ? ", copper::kern::load(y)" : "") + "));\n";
+  s += "  const O r = copper::ops::invoke<copper::ops::" + std::string(ops::info(op).name) + ", O>(x" +
+       (binary ? ", y" : "") + ");\n";
   return s + "  return copper::ops::cast<D>(r);\n}\n";
 }
 

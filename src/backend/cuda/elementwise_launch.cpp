@@ -56,12 +56,13 @@ Plan plan(const EwJob& job, std::int64_t n) {
   Plan p;
   for (int k = 0; k < job.nin; ++k) p.kinds[k] = input_kind(*job.in[k]);
   // Fast path (the common case): every array operand C-contiguous, nothing to collapse.
-  bool all_contiguous = is_c_contiguous_view(*job.out);
+  bool all_contiguous = is_c_contiguous_view(*job.out) && (!job.out2 || is_c_contiguous_view(*job.out2));
   for (int k = 0; k < job.nin && all_contiguous; ++k)
     if (p.kinds[k] == 'a') all_contiguous = is_c_contiguous_view(*job.in[k]);
   if (all_contiguous) {
     p.layout = LayoutClass::contiguous;
     std::size_t widest = static_cast<std::size_t>(itemsize(job.out->dtype));
+    if (job.out2) widest = std::max(widest, static_cast<std::size_t>(itemsize(job.out2->dtype)));
     for (int k = 0; k < job.nin; ++k)
       if (p.kinds[k] == 'a') widest = std::max(widest, static_cast<std::size_t>(itemsize(job.in[k]->dtype)));
     p.vec = vector_width(job, p, widest);
@@ -72,10 +73,15 @@ Plan plan(const EwJob& job, std::int64_t n) {
   const Strides* strides[kMaxInputs + 1] = {&job.out->strides, &zeros, &zeros, &zeros};
   for (int k = 0; k < job.nin; ++k)
     if (p.kinds[k] == 'a') strides[1 + k] = &job.in[k]->strides;
+  if (job.out2) strides[kMaxInputs] = &job.out2->strides;
   p.collapsed = collapse(job.out->shape, std::span<const Strides* const>(strides, kMaxInputs + 1));
   // (A single element counts as contiguous whatever its strides say.)
   bool contiguous = n == 1 || (p.collapsed.shape.size() == 1 && p.collapsed.strides[0][0] == itemsize(job.out->dtype));
   std::size_t widest = static_cast<std::size_t>(itemsize(job.out->dtype));
+  if (job.out2) {
+    contiguous = contiguous && (n == 1 || p.collapsed.strides[kMaxInputs][0] == itemsize(job.out2->dtype));
+    widest = std::max(widest, static_cast<std::size_t>(itemsize(job.out2->dtype)));
+  }
   for (int k = 0; k < job.nin && contiguous; ++k) {
     if (p.kinds[k] != 'a') continue;
     contiguous = n == 1 || p.collapsed.strides[1 + k][0] == itemsize(job.in[k]->dtype);
@@ -92,7 +98,7 @@ int vector_width(const EwJob& job, const Plan& p, std::size_t widest) {
   int vec = static_cast<int>(std::max<std::size_t>(1, 16 / widest));
   auto fits = [&](const void* ptr, DType t) { return aligned(ptr, static_cast<std::size_t>(itemsize(t)) * vec); };
   while (vec > 1) {
-    bool ok = fits(job.out->data, job.out->dtype);
+    bool ok = fits(job.out->data, job.out->dtype) && (!job.out2 || fits(job.out2->data, job.out2->dtype));
     for (int k = 0; k < job.nin; ++k)
       if (p.kinds[k] == 'a') ok = ok && fits(job.in[k]->data, job.in[k]->dtype);
     if (ok) break;
@@ -107,6 +113,7 @@ KernelKey key_of(const EwJob& job, const Plan& p) {
   b.add(static_cast<unsigned>(job.family)).add(job.op).add(static_cast<unsigned>(job.out->dtype));
   b.add(static_cast<unsigned>(p.layout)).add(static_cast<unsigned>(p.vec)).add(p.index32).add(static_cast<unsigned>(job.nin));
   for (int k = 0; k < job.nin; ++k) b.add(static_cast<unsigned>(job.in[k]->dtype)).add(static_cast<unsigned>(p.kinds[k]));
+  if (job.out2) b.add(static_cast<unsigned>(job.out2->dtype));
   return b.key();
 }
 
@@ -119,6 +126,10 @@ std::string make_source(const EwJob& job, const Plan& p) {
     const std::string t = "T" + std::to_string(k), x = "x" + std::to_string(k);
     s += "typedef " + std::string(device_type_name(job.in[k]->dtype)) + " " + t + ";\n";
     params += (k ? ", " : "") + t + " " + x;
+  }
+  if (job.out2) {
+    s += "typedef " + std::string(device_type_name(job.out2->dtype)) + " R2;\n";
+    params += ", R2& y1";
   }
   s += "__device__ __forceinline__ R apply(" + params + ") { return " + job.expression() + "; }\n";
   const bool contiguous = p.layout == LayoutClass::contiguous;
@@ -133,7 +144,9 @@ std::string make_source(const EwJob& job, const Plan& p) {
     if (p.kinds[k] == 'v') s += "  const T" + ks + " s" + ks + " = value_of<T" + ks + ">(a.value[" + ks + "]);\n";
     if (p.kinds[k] == 'b') s += "  const T" + ks + " s" + ks + " = *reinterpret_cast<const T" + ks + "*>(a.in[" + ks + "]);\n";
   }
-  auto arg_list = [&](const std::string& array_element) {
+  // The second output sits in the last input slot (see EwJob::out2).
+  const std::string out2_slot = "const_cast<char*>(a.in[" + std::to_string(kMaxInputs - 1) + "])";
+  auto arg_list = [&](const std::string& array_element, const std::string& second_output = "") {
     std::string a;
     for (int k = 0; k < job.nin; ++k) {
       const std::string ks = std::to_string(k);
@@ -141,6 +154,7 @@ std::string make_source(const EwJob& job, const Plan& p) {
       for (std::size_t pos; (pos = e.find('#')) != std::string::npos;) e.replace(pos, 1, ks);
       a += (k ? ", " : "") + (p.kinds[k] == 'a' ? e : "s" + ks);
     }
+    if (job.out2) a += ", " + second_output;
     return a;
   };
   if (contiguous) {
@@ -156,15 +170,21 @@ std::string make_source(const EwJob& job, const Plan& p) {
       s += "    const Vec<T" + ks + ", " + V + "> v" + ks + " = reinterpret_cast<const Vec<T" + ks + ", " + V +
            ">*>(a.in[" + ks + "])[i];\n";
     }
-    s += "    Vec<R, " + V + "> r;\n#pragma unroll\n    for (int j = 0; j < " + V + "; ++j) r.v[j] = apply(" +
-         arg_list("v#.v[j]") + ");\n    reinterpret_cast<Vec<R, " + V + ">*>(a.out)[i] = r;\n  }\n";
+    s += "    Vec<R, " + V + "> r;\n";
+    if (job.out2) s += "    Vec<R2, " + V + "> r2;\n";
+    s += "#pragma unroll\n    for (int j = 0; j < " + V + "; ++j) r.v[j] = apply(" + arg_list("v#.v[j]", "r2.v[j]") +
+         ");\n    reinterpret_cast<Vec<R, " + V + ">*>(a.out)[i] = r;\n";
+    if (job.out2) s += "    reinterpret_cast<Vec<R2, " + V + ">*>(" + out2_slot + ")[i] = r2;\n";
+    s += "  }\n";
     if (p.vec > 1)
       s += "  for (I i = nv * " + V + " + tid; i < n; i += step) reinterpret_cast<R*>(a.out)[i] = apply(" +
-           arg_list("reinterpret_cast<const T#*>(a.in[#])[i]") + ");\n";
+           arg_list("reinterpret_cast<const T#*>(a.in[#])[i]", "reinterpret_cast<R2*>(" + out2_slot + ")[i]") + ");\n";
   } else {
     s += "  for (I i = tid; i < n; i += step) {\n    long long off[4];\n    offsets<4, I>(a.layout, i, off);\n";
     s += "    *reinterpret_cast<R*>(a.out + off[0]) = apply(" +
-         arg_list("*reinterpret_cast<const T#*>(a.in[#] + off[1 + #])") + ");\n  }\n";
+         arg_list("*reinterpret_cast<const T#*>(a.in[#] + off[1 + #])",
+                  "*reinterpret_cast<R2*>(" + out2_slot + " + off[" + std::to_string(kMaxInputs) + "])") +
+         ");\n  }\n";
   }
   s += "}\n";
   return s;
@@ -177,6 +197,7 @@ template <class Args> void fill_common(Args& a, const EwJob& job, const Plan& p,
     a.in[k] = job.in[k]->data;
     if (p.kinds[k] == 'v') std::memcpy(a.value[k], job.in[k]->data, static_cast<std::size_t>(itemsize(job.in[k]->dtype)));
   }
+  if (job.out2) a.in[kMaxInputs - 1] = job.out2->data;
 }
 
 }  // namespace

@@ -22,6 +22,9 @@ struct EwJob {
   // The output expression in terms of inputs x0.. (their storage types T0..) and
   // the output storage type R; only called when the kernel is not cached yet.
   std::function<std::string()> expression;
+  // The second output of a two-output ufunc (nin <= 2): it travels in the last input
+  // slot of the parameter block and the layout, and `expression` gets `y1`, an R2&.
+  const ArrayView* out2 = nullptr;
 };
 
 // Enqueues out[...] = expression(in[0][...], ...) on the device's current stream.
@@ -29,7 +32,8 @@ void run_elementwise(int device, const EwJob& job);
 
 // The source run_elementwise would compile for `job` (for compile checks without a GPU).
 std::string elementwise_source(const EwJob& job);
-// The expression of a ufunc's loop, for EwJob::expression.
+// The expression of a ufunc's loop, for EwJob::expression (two-output ops store their
+// second result through `y1`).
 std::string ufunc_expression(unsigned op, int nin);
 
 bool is_c_contiguous_view(const ArrayView& v);

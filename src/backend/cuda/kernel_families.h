@@ -31,6 +31,7 @@ enum KernelFamily : unsigned {
   kFamilyAtKeys = 67,             // cuda_indexing_apply.cpp: ufunc.at's ordered path (targets,
   kFamilyAtOrdered = 68,          //   then runs of equal targets in position order)
   kFamilyHistogram = 80,          // cuda_histogram.cpp (bincount, histogram, histogramdd)
+  kFamilyUfuncFold = 110,       // cuda_fold.cpp (ufunc.reduce/accumulate/reduceat of any binary op)
 };
 
 }  // namespace copper::backend::cuda
