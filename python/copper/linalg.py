@@ -65,7 +65,7 @@ def qr(a, mode="reduced"):
 
 
 def _eps_times_size(a):
-    shape = _np.shape(a)
+    shape = a.shape if hasattr(a, "shape") else _np.shape(a)
     dtype = getattr(a, "dtype", None)
     real = _np.float32 if dtype in (_np.float32, _np.complex64) else _np.float64
     return max(shape[-2:]) * _np.finfo(real).eps

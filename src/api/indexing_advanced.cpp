@@ -8,6 +8,7 @@
 #include "api/array_factory.h"
 #include "copper/creation.hpp"
 #include "copper/manipulation.hpp"
+#include "copper/reductions.hpp"
 
 namespace copper::api {
 
@@ -221,6 +222,26 @@ std::vector<int> b_axes_first(const AdvancedIndex& plan) {
   return perm;
 }
 
+namespace {
+
+// An empty result still needs in-bounds indices (x[:0, [5]] on a 1-column x raises as in
+// NumPy); the gather never runs then, so the index arrays' extremes are read here.
+void check_bounds_without_gather(const AdvancedIndex& plan) {
+  for (std::size_t i = 0; i < plan.arrays.size(); ++i) {
+    const ndarray& arr = plan.arrays[i];
+    if (arr.size() == 0) continue;
+    const std::int64_t n = plan.view.shape()[plan.axes[i]];
+    const std::int64_t lo = amin(arr).astype(int64).to_vector<std::int64_t>()[0];
+    const std::int64_t hi = amax(arr).astype(int64).to_vector<std::int64_t>()[0];
+    const std::int64_t bad = hi >= n ? hi : lo < -n ? lo : 0;
+    if (hi >= n || lo < -n)
+      throw IndexError("index " + std::to_string(bad) + " is out of bounds for axis " +
+                       std::to_string(plan.error_axes[i]) + " with size " + std::to_string(n));
+  }
+}
+
+}  // namespace
+
 ndarray advanced_get(const ndarray& a, const Index& index) {
   AdvancedIndex plan = plan_advanced(a, index, true);
   backend::Backend& be = backend_of(a);
@@ -232,7 +253,10 @@ ndarray advanced_get(const ndarray& a, const Index& index) {
     return out;
   }
   ndarray out = allocate(advanced_result_shape(plan), a.dtype(), a.device());
-  if (out.size() == 0) return out;
+  if (out.size() == 0) {
+    check_bounds_without_gather(plan);
+    return out;
+  }
   ndarray src = transpose(plan.view, indexed_axes_first(plan));
   ndarray dst = transpose(out, b_axes_first(plan));
   be.gather(backend::view_of(src), index_arrays(plan), backend::view_of(dst));

@@ -31,11 +31,12 @@ struct copysign {
 
 struct nextafter {
   template <Float T> COPPER_HD static T call(T a, T b) { return math::nextafter(a, b); }
-  // float16: one step of the 16-bit pattern; equal inputs return the first (NumPy's half loop).
+  // float16: one step of the 16-bit pattern; equal inputs return the second, as C99's
+  // nextafter and NumPy 2.5's half loop do (so nextafter(0, -0) is -0).
   template <Half T> COPPER_HD static T call(T a, T b) {
     if (detail::half_isnan(a) || detail::half_isnan(b)) return T{0x7e00u};
     const float x = half_to_float(a), y = half_to_float(b);
-    if (x == y) return a;
+    if (x == y) return b;
     if (x == 0) return T{static_cast<uint16_t>((b.bits & 0x8000u) | 1u)};
     const bool away = (x < y) == (x > 0);  // the magnitude grows
     return T{static_cast<uint16_t>(away ? a.bits + 1u : a.bits - 1u)};

@@ -121,7 +121,18 @@ def numpy_call(name, args):
         if name == "clip":
             return (np._core.umath.clip(*args),)
         r = getattr(np, name)(*args)
+        if name == "nextafter":
+            r = nextafter_equal_gives_y(args[0], args[1], r)
         return r if isinstance(r, tuple) else (r,)
+
+
+def nextafter_equal_gives_y(x, y, r):
+    """NumPy 2.5's nextafter: equal inputs give y (C99, and float16 as float32/64); NumPy
+    before 2.5 gave x for float16, so +0 and -0 differed. copper follows 2.5."""
+    x, y = np.asarray(x), np.asarray(y)
+    if x.dtype != np.float16 or np.lib.NumpyVersion(np.__version__) >= "2.5.0":
+        return r
+    return np.where(x == y, y, r).astype(np.float16)
 
 
 # ---------------- inputs ----------------

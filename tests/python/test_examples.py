@@ -79,6 +79,15 @@ def test_cpp_examples(device, name):
         assert "all results match" in out
 
 
+def static_dependencies(build):
+    """The linker arguments a static libcopper needs after -lcopper (CUDA's static runtime,
+    Highway, libdl), as the build lists them; none for a shared one."""
+    flags = build / "copper_link_flags.txt"
+    if (build / "libcopper.so").exists() or not flags.exists():
+        return []
+    return [line for line in flags.read_text().splitlines() if line]
+
+
 def test_readme_cpp_block_compiles_and_runs(device, tmp_path):
     build = build_dir()
     compiler = shutil.which("g++") or shutil.which("c++")
@@ -92,7 +101,8 @@ def test_readme_cpp_block_compiles_and_runs(device, tmp_path):
         source.write_text(code)
         exe = tmp_path / f"readme_{i}"
         subprocess.run([compiler, "-std=c++20", "-O1", f"-I{ROOT / 'include'}", str(source), f"-L{build}",
-                        f"-Wl,-rpath,{build}", "-lcopper", "-pthread", "-o", str(exe)], check=True, timeout=300)
+                        f"-Wl,-rpath,{build}", "-lcopper", *static_dependencies(build), "-pthread", "-o", str(exe)],
+                       check=True, timeout=300)
         run([str(exe)], device)
 
 

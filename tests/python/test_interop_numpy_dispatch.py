@@ -1,6 +1,7 @@
 """NumPy's dispatch protocols (NEP 13 __array_ufunc__, NEP 18 __array_function__): NumPy
 functions called on copper arrays run in copper and return copper arrays; what copper
-lacks, and mixes with NumPy arrays, raise TypeError; implicit conversion stays refused."""
+lacks, and mixes with NumPy arrays (but for NumPy inputs of a ufunc call), raise TypeError;
+implicit conversion stays refused."""
 import numpy as np
 import pytest
 
@@ -55,16 +56,21 @@ def test_operators_with_numpy_scalars_on_the_left(xy):
     np.testing.assert_allclose(got.get(), 2 * a)
 
 
-def test_mixing_numpy_arrays_raises(xy):
+def test_mixing_numpy_arrays(xy):
     a, b, x, y = xy
-    with pytest.raises(TypeError):
-        np.add(x, b)
-    with pytest.raises(TypeError):
-        np.add(a, y)
+    # NumPy arrays are inputs copper's ufuncs take (as x + b and b + x do): a copper result.
+    for got in (np.add(x, b), np.add(a, y), a - y):
+        assert isinstance(got, cp.ndarray)
+    np.testing.assert_allclose(np.add(a, y).get(), a + b)
+    np.testing.assert_allclose((a - y).get(), a - b)
+    # A copper out= takes NumPy inputs as a copper call would.
+    o = cp.empty((3, 4))
+    assert np.add(a, b, out=o) is o
+    np.testing.assert_allclose(o.get(), a + b)
+    # Writing into a NumPy out=, and NumPy functions mixing the two: refused, never a
+    # silent host round trip.
     with pytest.raises(TypeError):
         np.add(x, y, out=np.empty((3, 4)))
-    with pytest.raises(TypeError):
-        np.add(a, b, out=cp.empty((3, 4)))
     with pytest.raises(TypeError):
         np.concatenate([x, b])
 
@@ -97,14 +103,20 @@ def test_ufunc_methods_fall_back_to_copper_equivalents(device, ufunc, method, ax
     np.testing.assert_array_equal(got.get(), want)
 
 
-def test_ufunc_outer_and_unsupported_methods(xy):
+def test_ufunc_outer_reduceat_and_at(xy):
     a, b, x, y = xy
     got = np.multiply.outer(x[0], y[:, 1])
     np.testing.assert_allclose(got.get(), np.multiply.outer(a[0], b[:, 1]))
-    with pytest.raises(TypeError):
-        np.add.reduceat(x[0], [0, 2])
-    with pytest.raises(TypeError):  # no ufunc copper lacks runs on the host behind the user's back
-        np.add.at(x, [0, 0], 1)
+    # copper's ufunc objects have reduceat and at: NumPy's calls run them on copper arrays.
+    got = np.add.reduceat(x[0], [0, 2])
+    assert isinstance(got, cp.ndarray)
+    np.testing.assert_allclose(got.get(), np.add.reduceat(a[0], [0, 2]))
+    want = a.copy()
+    np.add.at(want, [0, 0], 1)
+    np.add.at(x, [0, 0], 1)
+    np.testing.assert_allclose(x.get(), want)
+    with pytest.raises(TypeError):  # NumPy arrays as out= are never written through copper
+        np.add(x, 1, out=np.empty_like(a))
 
 
 def test_ufunc_methods_use_copper_ufunc_attributes(monkeypatch, xy):
