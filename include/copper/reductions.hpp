@@ -26,7 +26,7 @@ struct ReduceOptions {
   std::optional<DType> dtype = std::nullopt;
   std::optional<ndarray> out = std::nullopt;
   bool keepdims = false;
-  int ddof = 0;  // var and std only
+  double ddof = 0;  // var and std only (NumPy takes fractional ddof too)
 };
 
 ndarray sum(const ndarray& a, const Axes& axis = {}, const ReduceOptions& opts = {});

@@ -20,8 +20,14 @@ def result_type(*arrays_and_dtypes):
     return _core.result_type_of(*arrays_and_dtypes)
 
 
+def common_type(*arrays):
+    """numpy.common_type: the inexact scalar type the arrays share (integers count as
+    float64). Only their dtypes are read."""
+    return _np.common_type(*[_np.empty(0, dtype=a.dtype) for a in arrays])
+
+
 __all__ = [
     "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float16", "float32", "float64", "complex64", "complex128", "dtype", "newaxis",
-    "inf", "nan", "pi", "e", "promote_types", "can_cast", "result_type",
+    "inf", "nan", "pi", "e", "promote_types", "can_cast", "result_type", "common_type",
 ]

@@ -1,8 +1,7 @@
 """NumPy's dispatch protocols on copper arrays: ``np.add(x, 1)``, ``np.sum(x)``,
 ``np.linalg.norm(x)`` run in copper and return copper arrays (NEP 13 ``__array_ufunc__``,
 NEP 18 ``__array_function__``). Functions copper lacks, and calls mixing copper and NumPy
-arrays (but for NumPy arrays as inputs of a ufunc call, which copper's operators take),
-return NotImplemented, so NumPy raises TypeError; implicit conversion
+arrays, return NotImplemented, so NumPy raises TypeError; implicit conversion
 (``np.asarray(x)``) stays refused, as in CuPy. Only name lookups here: the work is copper's.
 """
 import numbers
@@ -28,13 +27,11 @@ def _copper():
     return copper
 
 
-def _operand_ok(x, numpy_ok=False):
-    """Anything but another library's array: copper never converts those implicitly.
-    Scalars and sequences (ufunc.reduceat's indices) pass; NumPy arrays pass as inputs of a
-    plain call (numpy_ok), since copper's operators take them (`a - x` as `x - a`)."""
+def _operand_ok(x):
+    """Anything but another library's array (NumPy's included, as in CuPy: `np.add(x, a)`
+    and `a - x` raise TypeError): copper never converts those implicitly. Scalars and
+    sequences (ufunc.reduceat's indices) pass."""
     if isinstance(x, (_ndarray, numbers.Number, _np.generic, list, tuple)):
-        return True
-    if numpy_ok and type(x) is _np.ndarray:
         return True
     return not (isinstance(x, _np.ndarray) or hasattr(x, "__array_ufunc__") or hasattr(x, "__array_function__")
                 or hasattr(x, "__array__"))
@@ -48,8 +45,7 @@ def _outer(cp, fn, a, b, kwargs):
 
 def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
     out = kwargs.get("out", ())
-    if not (all(_operand_ok(x, method == "__call__") for x in inputs) and
-            all(_operand_ok(o) for o in out if o is not None)):
+    if not all(_operand_ok(x) for x in inputs + tuple(o for o in out if o is not None)):
         return NotImplemented
     cp = _copper()
     fn = getattr(cp, ufunc.__name__, None)

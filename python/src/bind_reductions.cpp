@@ -10,7 +10,7 @@ namespace copper::python {
 
 namespace {
 
-ReduceOptions options(nb::handle dtype, nb::handle out, bool keepdims, int ddof = 0) {
+ReduceOptions options(nb::handle dtype, nb::handle out, bool keepdims, double ddof = 0) {
   ReduceOptions o;
   o.dtype = optional_dtype(dtype);
   o.out = out_arg(out);
@@ -62,22 +62,17 @@ void def_without_dtype(nb::module_& m, ArrayClass* cls, const char* name, Reduce
 }
 
 // ddof, or NumPy 2's correction (its array API name): one or the other, never both.
-// Integral floats (the array API's correction=1.0) count as the integer they hold.
-int whole_number(nb::handle v) {
-  if (PyFloat_Check(v.ptr())) {
-    const double d = PyFloat_AsDouble(v.ptr());
-    if (d != static_cast<double>(static_cast<int>(d)))
-      throw NotImplementedError("copper: ddof/correction must be a whole number");
-    return static_cast<int>(d);
-  }
-  return index_from_py(v);
+// Floats are taken as they are (NumPy divides by n - ddof for any real ddof).
+double ddof_value(nb::handle v) {
+  if (PyFloat_Check(v.ptr())) return PyFloat_AsDouble(v.ptr());
+  return static_cast<double>(index_from_py(v));
 }
 
-int ddof_arg(nb::handle ddof, nb::handle correction) {
-  if (correction.is_none()) return ddof.is_none() ? 0 : whole_number(ddof);
-  if (!ddof.is_none() && whole_number(ddof) != 0)
+double ddof_arg(nb::handle ddof, nb::handle correction) {
+  if (correction.is_none()) return ddof.is_none() ? 0 : ddof_value(ddof);
+  if (!ddof.is_none() && ddof_value(ddof) != 0)
     throw ValueError("ddof and correction can't be provided simultaneously.");
-  return whole_number(correction);
+  return ddof_value(correction);
 }
 
 // var-like: (a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None)

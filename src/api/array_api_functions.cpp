@@ -72,7 +72,8 @@ ndarray vecdot(const ndarray& x1, const ndarray& x2, int axis) {
     throw ValueError("vecdot: the vectors have different lengths (" + std::to_string(a.shape().back()) + " and " +
                      std::to_string(b.shape().back()) + ")");
   const ndarray product = is_complex(a.dtype()) ? multiply(conjugate(a), b) : multiply(a, b);
-  return sum(product, -1);
+  // The product's dtype, as NumPy's vecdot (sum would widen small integers).
+  return sum(product, -1, ReduceOptions{.dtype = product.dtype()});
 }
 
 std::vector<ndarray> unstack(const ndarray& x, int axis) {

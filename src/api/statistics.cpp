@@ -28,11 +28,11 @@ DType mean_result_dtype(DType t, const std::optional<DType>& requested) {
 }
 
 // x / n in place (NumPy: true_divide(ret, rcount, out=ret, casting='unsafe')).
-void divide_in_place(const ndarray& x, std::int64_t n) {
+void divide_in_place(const ndarray& x, double n) {
   UfuncOptions o;
   o.out = x;
   o.casting = Casting::unsafe;
-  true_divide(x, static_cast<double>(n), o);
+  true_divide(x, n, o);
 }
 
 // The result in NumPy's dtype, or written into out (cast 'unsafe').
@@ -70,7 +70,7 @@ ndarray variance(const ndarray& a, const Axes& axis, const ReduceOptions& opts, 
     o.casting = Casting::unsafe;
     true_divide(m, count, o);
   } else {
-    divide_in_place(m, plan.count);
+    divide_in_place(m, static_cast<double>(plan.count));
   }
   ndarray x = subtract(values, m);
   if (skip_nan) x = where(nan_mask, 0, x);
@@ -92,7 +92,7 @@ ndarray variance(const ndarray& a, const Axes& axis, const ReduceOptions& opts, 
     true_divide(v, dof, o);
     v = where(greater(dof, 0), v, std::numeric_limits<double>::quiet_NaN());
   } else {
-    divide_in_place(v, std::max<std::int64_t>(plan.count - opts.ddof, 0));
+    divide_in_place(v, std::max(static_cast<double>(plan.count) - opts.ddof, 0.0));
   }
   if (take_sqrt) {
     UfuncOptions o;

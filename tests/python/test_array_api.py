@@ -121,6 +121,11 @@ def test_matrix_transpose_vecdot_unstack(device):
         cp.vecdot(x, y, axis=-3)
     ai = random_array(rng, (5, 3), np.int16)
     np.testing.assert_array_equal(cp.vecdot(cp.asarray(ai), cp.asarray(ai[0])).get(), np.vecdot(ai, ai[0]))
+    for dtype in (np.uint8, np.int16, np.float32):  # the operands' dtype: no widening as in sum
+        au = random_array(rng, (4, 3), dtype)
+        got, want = cp.vecdot(cp.asarray(au), cp.asarray(au)), np.vecdot(au, au)
+        assert got.dtype == want.dtype
+        np.testing.assert_allclose(got.get(), want, rtol=1e-5)
     with pytest.raises(ValueError):
         cp.vecdot(x, cp.asarray(b[:, :3]))
     for axis in (0, 1, -1):

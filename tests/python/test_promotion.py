@@ -96,3 +96,11 @@ def test_numpy_scalars_are_strong(device):
     i = cp.asarray(np.ones(3, np.int8))
     assert (i + np.int16(3)).dtype == np.int16
     assert (i + 3).dtype == np.int8
+
+
+@pytest.mark.parametrize("dtypes", [("f8", "f4"), ("i2", "f4"), ("f2",), ("c8", "f8"), ("u1", "i8")])
+def test_common_type(device, dtypes):
+    arrays = [np.arange(2).astype(d) for d in dtypes]
+    want = np.common_type(*arrays)
+    assert cp.common_type(*[cp.asarray(a) for a in arrays]) is want
+    assert np.common_type(*[cp.asarray(a) for a in arrays]) is want  # through __array_function__

@@ -68,6 +68,10 @@ def test_nanvar_options(device, rng):
     with pytest.raises(ValueError, match="simultaneously"):
         cp.nanvar(x, ddof=1, correction=1)
     assert_matches(cp.var(x, correction=1), np.var(a, correction=1), rtol=1e-5)
+    # Fractional corrections divide by n - ddof as they are.
+    assert_matches(cp.std(x, axis=0, correction=0.5, keepdims=True),
+                   np.std(a, axis=0, correction=0.5, keepdims=True), rtol=1e-5)
+    assert_matches(cp.nanvar(x, axis=1, ddof=1.5), np.nanvar(a, axis=1, ddof=1.5), rtol=1e-5)
 
 
 def test_nanvar_empty(device):
