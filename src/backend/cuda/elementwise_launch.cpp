@@ -69,12 +69,37 @@ Plan plan(const EwJob& job, std::int64_t n) {
     p.index32 = fits_index32(n);
     return p;
   }
-  const Strides zeros(job.out->shape.size(), 0);
-  const Strides* strides[kMaxInputs + 1] = {&job.out->strides, &zeros, &zeros, &zeros};
+  // Every element is computed on its own, so the loop nest may run in any order: walk the
+  // output's axes from its largest stride to its smallest (NumPy's iterator does the same),
+  // so an F-ordered or transposed output (order='F', copies in order 'K') is written
+  // contiguously and collapses like a C-ordered one.
+  const std::size_t nd = job.out->shape.size();
+  std::vector<std::size_t> axes(nd);
+  for (std::size_t d = 0; d < nd; ++d) axes[d] = d;
+  const auto magnitude = [&](std::size_t d) { return job.out->strides[d] < 0 ? -job.out->strides[d] : job.out->strides[d]; };
+  std::stable_sort(axes.begin(), axes.end(), [&](std::size_t a, std::size_t b) { return magnitude(a) > magnitude(b); });
+  const auto permuted = [&](const Strides& s) {
+    Strides r(nd);
+    for (std::size_t d = 0; d < nd; ++d) r[d] = s[axes[d]];
+    return r;
+  };
+  Shape shape(nd);
+  for (std::size_t d = 0; d < nd; ++d) shape[d] = job.out->shape[axes[d]];
+  const Strides zeros(nd, 0);
+  Strides owned[kMaxInputs + 1];
+  const Strides* strides[kMaxInputs + 1] = {&zeros, &zeros, &zeros, &zeros};
+  owned[0] = permuted(job.out->strides);
+  strides[0] = &owned[0];
   for (int k = 0; k < job.nin; ++k)
-    if (p.kinds[k] == 'a') strides[1 + k] = &job.in[k]->strides;
-  if (job.out2) strides[kMaxInputs] = &job.out2->strides;
-  p.collapsed = collapse(job.out->shape, std::span<const Strides* const>(strides, kMaxInputs + 1));
+    if (p.kinds[k] == 'a') {
+      owned[1 + k] = permuted(job.in[k]->strides);
+      strides[1 + k] = &owned[1 + k];
+    }
+  if (job.out2) {
+    owned[kMaxInputs] = permuted(job.out2->strides);
+    strides[kMaxInputs] = &owned[kMaxInputs];
+  }
+  p.collapsed = collapse(shape, std::span<const Strides* const>(strides, kMaxInputs + 1));
   // (A single element counts as contiguous whatever its strides say.)
   bool contiguous = n == 1 || (p.collapsed.shape.size() == 1 && p.collapsed.strides[0][0] == itemsize(job.out->dtype));
   std::size_t widest = static_cast<std::size_t>(itemsize(job.out->dtype));
