@@ -45,7 +45,7 @@ Loaded load(bool single) {
   // library's dependency on its soname is met by the copy already loaded.
   void* lib = nullptr;
   for (const std::string& name : {folder + base + ".so.3", base + ".so.3", base + ".so"})
-    if ((lib = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND))) {
+    if ((lib = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL))) {
       l.api.path = name;
       break;
     }
@@ -73,7 +73,7 @@ Loaded load(bool single) {
   // Threads: optional (plans are then single-threaded).
   void* threads = nullptr;
   for (const std::string& name : {folder + base + "_threads.so.3", base + "_threads.so.3"})
-    if ((threads = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND))) break;
+    if ((threads = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL))) break;
   if (threads) {
     int (*init_threads)() = nullptr;
     void (*set_callback)(void (*)(void* (*)(char*), char*, std::size_t, int, void*), void*) = nullptr;
