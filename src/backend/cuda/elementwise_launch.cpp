@@ -1,6 +1,8 @@
 #include "backend/cuda/elementwise_launch.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <numeric>
 #include <cstring>
 
 #include "backend/cuda/cuda_codegen.h"
@@ -52,6 +54,31 @@ struct Plan {
   CollapsedLayout collapsed;  // strided class: out, then each input (zeros unless 'a')
 };
 
+// Every element is computed on its own, so the loop nest may run in any order: walk the
+// output's (operand 0's) axes from its largest stride to its smallest, as NumPy's iterator
+// does, so an F-ordered or transposed output (order='F', copies in order 'K') is written
+// contiguously and collapses like a C-ordered one. Outputs already in that order (the
+// common case) are collapsed as they are, without copying strides.
+CollapsedLayout collapse_in_output_order(const Shape& shape, const Strides* const (&strides)[kMaxInputs + 1]) {
+  const std::size_t nd = shape.size();
+  const Strides& out = *strides[0];
+  std::vector<std::size_t> axes(nd);
+  std::iota(axes.begin(), axes.end(), std::size_t{0});
+  std::stable_sort(axes.begin(), axes.end(),
+                   [&](std::size_t a, std::size_t b) { return std::abs(out[a]) > std::abs(out[b]); });
+  if (std::is_sorted(axes.begin(), axes.end())) return collapse(shape, std::span<const Strides* const>(strides));
+  Shape permuted_shape(nd);
+  Strides owned[kMaxInputs + 1];
+  const Strides* permuted[kMaxInputs + 1];
+  for (int k = 0; k <= kMaxInputs; ++k) {
+    owned[k].resize(nd);
+    for (std::size_t d = 0; d < nd; ++d) owned[k][d] = (*strides[k])[axes[d]];
+    permuted[k] = &owned[k];
+  }
+  for (std::size_t d = 0; d < nd; ++d) permuted_shape[d] = shape[axes[d]];
+  return collapse(permuted_shape, std::span<const Strides* const>(permuted));
+}
+
 Plan plan(const EwJob& job, std::int64_t n) {
   Plan p;
   for (int k = 0; k < job.nin; ++k) p.kinds[k] = input_kind(*job.in[k]);
@@ -69,37 +96,12 @@ Plan plan(const EwJob& job, std::int64_t n) {
     p.index32 = fits_index32(n);
     return p;
   }
-  // Every element is computed on its own, so the loop nest may run in any order: walk the
-  // output's axes from its largest stride to its smallest (NumPy's iterator does the same),
-  // so an F-ordered or transposed output (order='F', copies in order 'K') is written
-  // contiguously and collapses like a C-ordered one.
-  const std::size_t nd = job.out->shape.size();
-  std::vector<std::size_t> axes(nd);
-  for (std::size_t d = 0; d < nd; ++d) axes[d] = d;
-  const auto magnitude = [&](std::size_t d) { return job.out->strides[d] < 0 ? -job.out->strides[d] : job.out->strides[d]; };
-  std::stable_sort(axes.begin(), axes.end(), [&](std::size_t a, std::size_t b) { return magnitude(a) > magnitude(b); });
-  const auto permuted = [&](const Strides& s) {
-    Strides r(nd);
-    for (std::size_t d = 0; d < nd; ++d) r[d] = s[axes[d]];
-    return r;
-  };
-  Shape shape(nd);
-  for (std::size_t d = 0; d < nd; ++d) shape[d] = job.out->shape[axes[d]];
-  const Strides zeros(nd, 0);
-  Strides owned[kMaxInputs + 1];
-  const Strides* strides[kMaxInputs + 1] = {&zeros, &zeros, &zeros, &zeros};
-  owned[0] = permuted(job.out->strides);
-  strides[0] = &owned[0];
+  const Strides zeros(job.out->shape.size(), 0);
+  const Strides* strides[kMaxInputs + 1] = {&job.out->strides, &zeros, &zeros, &zeros};
   for (int k = 0; k < job.nin; ++k)
-    if (p.kinds[k] == 'a') {
-      owned[1 + k] = permuted(job.in[k]->strides);
-      strides[1 + k] = &owned[1 + k];
-    }
-  if (job.out2) {
-    owned[kMaxInputs] = permuted(job.out2->strides);
-    strides[kMaxInputs] = &owned[kMaxInputs];
-  }
-  p.collapsed = collapse(shape, std::span<const Strides* const>(strides, kMaxInputs + 1));
+    if (p.kinds[k] == 'a') strides[1 + k] = &job.in[k]->strides;
+  if (job.out2) strides[kMaxInputs] = &job.out2->strides;
+  p.collapsed = collapse_in_output_order(job.out->shape, strides);
   // (A single element counts as contiguous whatever its strides say.)
   bool contiguous = n == 1 || (p.collapsed.shape.size() == 1 && p.collapsed.strides[0][0] == itemsize(job.out->dtype));
   std::size_t widest = static_cast<std::size_t>(itemsize(job.out->dtype));
