@@ -43,8 +43,18 @@ def _outer(cp, fn, a, b, kwargs):
     return fn(a.reshape(a.shape + (1,) * b.ndim), b, **kwargs)
 
 
+def _scalar_if_0d(x):
+    """NumPy turns its scalar operand into a 0-d array before dispatching
+    (`np.int16(3) < x` arrives as `less(array(3, dtype=int16), x)`): take it back as the
+    NumPy scalar it was, as copper's operators take NumPy scalars (CuPy does the same)."""
+    if isinstance(x, _np.ndarray) and x.ndim == 0 and type(x) is _np.ndarray:
+        return x[()]
+    return x
+
+
 def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
     out = kwargs.get("out", ())
+    inputs = tuple(_scalar_if_0d(x) for x in inputs)
     if not all(_operand_ok(x) for x in inputs + tuple(o for o in out if o is not None)):
         return NotImplemented
     cp = _copper()
