@@ -1,6 +1,6 @@
 // Python bindings for reductions, statistics and scans: module functions with
 // NumPy's signatures and the matching ndarray methods. Results are copper arrays
-// (0-d for full reductions, as CuPy's), except count_nonzero(axis=None) -> int.
+// (0-d for full reductions, as CuPy's); count_nonzero(axis=None) too.
 #include <Python.h>
 
 #include "bindings.h"
@@ -169,10 +169,9 @@ void bind_reductions(nb::module_& m, ArrayClass& cls) {
       "count_nonzero",
       [](nb::handle a, nb::handle axis, bool keepdims) -> nb::object {
         ndarray arr = array_arg(a);
-        ndarray r = copper::count_nonzero(arr, axes_arg(axis, arr.ndim()), keepdims);
-        // NumPy gives a plain integer for a full count.
-        if (axis.is_none() && !keepdims) return scalar_to_py(r.item());
-        return nb::cast(r);
+        // A full count stays a 0-d array (CuPy and the array API standard; NumPy gives a
+        // Python int, which would cost a device synchronization here).
+        return nb::cast(copper::count_nonzero(arr, axes_arg(axis, arr.ndim()), keepdims));
       },
       nb::arg("a"), nb::arg("axis") = nb::none(), nb::kw_only(), nb::arg("keepdims") = false);
 }
