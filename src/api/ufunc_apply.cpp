@@ -5,6 +5,7 @@
 
 #include "api/array_factory.h"
 #include "api/ufunc.h"
+#include "api/ufunc_exact_compare.h"
 #include "copper/creation.hpp"
 #include "copper/manipulation.hpp"
 #include "ops/dtype_traits.h"
@@ -240,6 +241,7 @@ void apply_ufunc(UfuncId op, std::span<const operand* const> inputs, const Ufunc
         is_integer(ops::input_dtype(op, DType::float64, k)))
       dtypes[k] = inputs[k]->scalar().dtype();
   }
+  if (exact_signed_unsigned_comparison(op, inputs, dtypes, opts, results)) return;
   if (auto constant = out_of_range_comparison(op, inputs, dtypes)) {
     const Shape& shape = broadcast();
     const ndarray* out = outs[0];
