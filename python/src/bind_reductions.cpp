@@ -99,20 +99,29 @@ void def_with_ddof(nb::module_& m, ArrayClass* cls, const char* name, ReduceFn f
 
 // argmin-like: (a, axis=None, out=None, *, keepdims=False)
 void def_arg(nb::module_& m, ArrayClass* cls, const char* name, ArgFn fn) {
+  // dtype= (keyword-only here) is CuPy's: the index dtype of the result.
+  auto call = [fn, name](const ndarray& a, nb::handle axis, nb::handle out, bool keepdims,
+                         nb::handle dtype) -> nb::object {
+    std::optional<DType> t = optional_dtype(dtype);
+    if (!t) return nb::cast(fn(a, single_axis_arg(axis), keepdims, out_arg(out)));
+    if (!is_integer(*t)) throw TypeError(std::string(name) + "() dtype= must be an integer dtype");
+    ndarray r = fn(a, single_axis_arg(axis), keepdims, std::nullopt).astype(*t, Casting::unsafe, false);
+    if (std::optional<ndarray> o = out_arg(out)) {
+      copyto(*o, r, Casting::same_kind);
+      return nb::borrow(out);  // the caller's own object, as NumPy returns out
+    }
+    return nb::cast(std::move(r));
+  };
   m.def(
       name,
-      [fn](nb::handle a, nb::handle axis, nb::handle out, bool keepdims) {
-        return fn(array_arg(a), single_axis_arg(axis), keepdims, out_arg(out));
+      [call](nb::handle a, nb::handle axis, nb::handle out, bool keepdims, nb::handle dtype) {
+        return call(array_arg(a), axis, out, keepdims, dtype);
       },
       nb::arg("a"), nb::arg("axis") = nb::none(), nb::arg("out") = nb::none(), nb::kw_only(),
-      nb::arg("keepdims") = false);
+      nb::arg("keepdims") = false, nb::arg("dtype") = nb::none());
   if (cls)
-    cls->def(
-        name,
-        [fn](const ndarray& a, nb::handle axis, nb::handle out, bool keepdims) {
-          return fn(a, single_axis_arg(axis), keepdims, out_arg(out));
-        },
-        nb::arg("axis") = nb::none(), nb::arg("out") = nb::none(), nb::kw_only(), nb::arg("keepdims") = false);
+    cls->def(name, call, nb::arg("axis") = nb::none(), nb::arg("out") = nb::none(), nb::kw_only(),
+             nb::arg("keepdims") = false, nb::arg("dtype") = nb::none());
 }
 
 // cumsum-like: (a, axis=None, dtype=None, out=None)
