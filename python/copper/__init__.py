@@ -33,3 +33,30 @@ from copper import _dask  # noqa: F401  (Dask's per-type dispatch for copper chu
 ndarray.flat = property(flatiter, doc="A flat iterator over the array in C order (CuPy's flatiter).")
 
 __version__ = "0.1.0"
+
+# Utilities, file I/O, floating-point error state and array assertions (issue 14).
+from copper._utilities import *  # noqa: F401,F403,E402
+from copper._io import *  # noqa: F401,F403,E402
+from copper._errstate import *  # noqa: F401,F403,E402
+from copper import testing  # noqa: F401,E402  (cupy.testing's assertions)
+from copper.cuda import get_default_pinned_memory_pool  # noqa: F401,E402
+
+
+def _ndarray_set(self, arr, stream=None):
+    """CuPy's ndarray.set: copies the NumPy array `arr` (same shape and dtype) into this
+    array; `stream` orders the copy (the current stream when None)."""
+    import numpy
+    if not isinstance(arr, numpy.ndarray):
+        raise TypeError("Only numpy.ndarray can be set to copper.ndarray")
+    if arr.dtype != self.dtype:
+        raise TypeError(f"{arr.dtype} array cannot be set to {self.dtype} array")
+    if arr.shape != self.shape:
+        raise ValueError(f"Shape mismatch. Old shape: {self.shape}, new shape: {arr.shape}")
+    if stream is None:
+        self[...] = arr
+    else:
+        with stream:
+            self[...] = arr
+
+
+ndarray.set = _ndarray_set

@@ -207,3 +207,119 @@ cufft = types.SimpleNamespace(
     CUFFT_INVERSE=1,
     get_current_plan=lambda: None,  # copper has no plan context managers
 )
+
+
+# ---- CuPy's allocator surface (issue 14): malloc, pinned host memory, set_allocator ----
+# copper has one device allocator (the driver's stream-ordered pool with copper's
+# accounting); these objects expose it in CuPy's shape. Custom allocators cannot replace
+# it: set_allocator accepts None or a copper pool's malloc, and says so otherwise.
+
+def _malloc(self, size):
+    """A block of `size` bytes on the current device, as CuPy's MemoryPool.malloc: a
+    MemoryPointer that keeps the block alive."""
+    import copper
+    return copper.empty(int(size), dtype=copper.uint8).data
+
+
+def _pool_init(self, allocator=None):
+    if allocator is not None:
+        raise NotImplementedError("copper's MemoryPool has one allocator (the driver's stream-ordered pool); "
+                                  "custom allocators (e.g. malloc_managed) are not supported")
+
+
+def _n_free_blocks(self):
+    """The driver's pool does not report cached blocks one by one: 0 once freed, else 1 if
+    bytes are cached (0 without a GPU, whose CPU device caches nothing)."""
+    if not is_available():
+        return 0
+    return 1 if self.free_bytes() else 0
+
+
+MemoryPool.__init__ = _pool_init
+MemoryPool.malloc = _malloc
+MemoryPool.n_free_blocks = _n_free_blocks
+
+
+class PinnedMemoryPointer(bytearray):
+    """Host memory from alloc_pinned_memory / PinnedMemoryPool.malloc, as CuPy's
+    PinnedMemoryPointer: a buffer NumPy can wrap (numpy.frombuffer), with .ptr and .size.
+    It is ordinary host memory: copper stages host transfers through its own pinned buffers."""
+
+    @property
+    def ptr(self):
+        import ctypes
+        return ctypes.addressof((ctypes.c_char * len(self)).from_buffer(self)) if len(self) else 0
+
+    @property
+    def size(self):
+        return len(self)
+
+    def __repr__(self):
+        return f"<copper.cuda.PinnedMemoryPointer {self.size} bytes>"
+
+
+class PinnedMemoryPool:
+    """CuPy's PinnedMemoryPool: hands out host buffers (PinnedMemoryPointer); nothing is cached."""
+
+    def __init__(self, allocator=None):
+        if allocator is not None:
+            raise NotImplementedError("copper's PinnedMemoryPool takes no custom allocator")
+
+    def malloc(self, size):
+        return PinnedMemoryPointer(int(size))
+
+    def free_all_blocks(self):
+        """Nothing is cached, so nothing to free."""
+
+    def n_free_blocks(self):
+        return 0
+
+    def __repr__(self):
+        return "<copper.cuda.PinnedMemoryPool>"
+
+
+_default_pinned_memory_pool = PinnedMemoryPool()
+
+
+def get_default_pinned_memory_pool():
+    """The pool alloc_pinned_memory draws from."""
+    return _default_pinned_memory_pool
+
+
+def alloc_pinned_memory(size):
+    """`size` bytes of host memory for staging transfers (CuPy's alloc_pinned_memory)."""
+    return _default_pinned_memory_pool.malloc(size)
+
+
+def _is_copper_malloc(allocator, pool_type):
+    return getattr(allocator, "__func__", None) is getattr(pool_type, "malloc", None) and \
+        isinstance(getattr(allocator, "__self__", None), pool_type)
+
+
+def set_allocator(allocator=None):
+    """CuPy's set_allocator: copper keeps its one pool, so None (CuPy's "no pool": cached
+    blocks are returned to the driver) and a copper MemoryPool's malloc are accepted;
+    other allocators raise NotImplementedError."""
+    if allocator is None:
+        free_all_blocks()
+    elif not _is_copper_malloc(allocator, MemoryPool):
+        raise NotImplementedError("copper cannot use a custom device allocator; pass None or a "
+                                  "copper.cuda.MemoryPool().malloc")
+
+
+def set_pinned_memory_allocator(allocator=None):
+    """CuPy's set_pinned_memory_allocator: None or a copper PinnedMemoryPool's malloc."""
+    if allocator is not None and not _is_copper_malloc(allocator, PinnedMemoryPool):
+        raise NotImplementedError("copper cannot use a custom pinned-memory allocator; pass None or a "
+                                  "copper.cuda.PinnedMemoryPool().malloc")
+
+
+# ``cupy.cuda.stream``, ``cupy.cuda.memory``, ``cupy.cuda.pinned_memory``: the modules CuPy keeps these in.
+stream = types.SimpleNamespace(Stream=Stream, Event=Event, get_current_stream=get_current_stream,
+                               get_elapsed_time=get_elapsed_time)
+memory = types.SimpleNamespace(MemoryPool=MemoryPool, set_allocator=set_allocator, OutOfMemoryError=OutOfMemoryError)
+pinned_memory = types.SimpleNamespace(PinnedMemoryPool=PinnedMemoryPool, PinnedMemoryPointer=PinnedMemoryPointer,
+                                      alloc_pinned_memory=alloc_pinned_memory,
+                                      set_pinned_memory_allocator=set_pinned_memory_allocator)
+__all__ += ["PinnedMemoryPool", "PinnedMemoryPointer", "alloc_pinned_memory", "get_default_pinned_memory_pool",
+            "set_allocator", "set_pinned_memory_allocator", "stream", "memory", "pinned_memory"]

@@ -330,6 +330,22 @@ def reset_states():
         _state = None
 
 
+def get_bit_generator():
+    """numpy.random.get_bit_generator: the bit generator behind the module functions; it
+    draws from their stream, so using it advances them."""
+    bg = Philox4x3210.__new__(Philox4x3210)
+    bg._engine = _random.Generator()
+    bg._engine._share(get_random_state()._generator)
+    return bg
+
+
+def set_bit_generator(bitgen):
+    """numpy.random.set_bit_generator: the module functions draw from `bitgen`'s stream from now on."""
+    if not isinstance(bitgen, BitGenerator):
+        raise TypeError("set_bit_generator needs a copper.random.BitGenerator")
+    get_random_state()._use_generator(bitgen._engine)
+
+
 def seed(seed=None):
     get_random_state().seed(seed)
 
@@ -417,6 +433,6 @@ for _name in _DISTRIBUTIONS:
 del _name
 
 __all__ = ["BitGenerator", "Philox4x3210", "XORWOW", "MRG32k3a", "Generator", "RandomState", "default_rng",
-           "get_random_state", "set_random_state", "reset_states", "seed", "get_state", "set_state", "rand",
+           "get_random_state", "set_random_state", "reset_states", "get_bit_generator", "set_bit_generator", "seed", "get_state", "set_state", "rand",
            "randn", "randint", "random_integers", "random_sample", "random", "ranf", "sample", "choice",
            "permutation", "shuffle", "bytes", "multinomial", "dirichlet", "multivariate_normal"] + _DISTRIBUTIONS

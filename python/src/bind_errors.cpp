@@ -2,6 +2,8 @@
 #include <Python.h>
 
 #include "bindings.h"
+#include "copper/errstate.hpp"
+#include "copper/utilities.hpp"
 
 namespace copper::python {
 
@@ -40,6 +42,11 @@ void translate(const std::exception_ptr& p) {
     // The log once: messages that already quote it (RawKernel's) are passed as they are.
     const std::string what = e.what();
     PyErr_SetString(compile_error.ptr(), (what.find(e.log) == std::string::npos ? what + "\n" + e.log : what).c_str());
+  } catch (const TooHardError& e) {
+    nb::object cls = nb::module_::import_("numpy").attr("exceptions").attr("TooHardError");
+    PyErr_SetString(cls.ptr(), e.what());
+  } catch (const FloatingPointError& e) {
+    PyErr_SetString(PyExc_FloatingPointError, e.what());
   } catch (const error& e) {
     PyErr_SetString(PyExc_RuntimeError, e.what());
   }

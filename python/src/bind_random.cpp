@@ -345,6 +345,8 @@ void bind_random(nb::module_& m) {
             }, nb::arg("seed") = nb::none())
       .def("seed", [](RandomState& s, nb::handle seed) { seed_legacy(s, seed); }, nb::arg("seed") = nb::none())
       .def_prop_ro("_generator", [](RandomState& s) { return s.generator(); })
+      // Draws from `g`'s stream from now on (numpy.random.set_bit_generator).
+      .def("_use_generator", [](RandomState& s, const Generator& g) { s.generator() = g; })
       .def(
           "randint",
           [](RandomState& s, nb::handle low, nb::handle high, nb::handle size, nb::handle dtype) {

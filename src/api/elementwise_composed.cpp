@@ -4,6 +4,7 @@
 #include <limits>
 #include <numbers>
 
+#include "api/fp_errors_internal.h"
 #include "api/ufunc.h"
 #include "copper/creation.hpp"
 #include "copper/elementwise.hpp"
@@ -140,6 +141,7 @@ ndarray isclose(const operand& a, const operand& b, const operand& rtol, const o
     Scalar f(b.scalar().to_double());
     y = b.scalar().weak() ? operand(f) : operand(Scalar::typed(f, result_type({b, operand(1.0)})));
   }
+  const detail::QuietFpErrors quiet;  // |inf - inf| is NaN there, unreported (NumPy's errstate)
   const ndarray ay = absolute(y);
   ndarray result = logical_or(
       logical_and(less_equal(absolute(subtract(a, y)), add(atol, multiply(rtol, ay))), isfinite(y)), equal(a, y));

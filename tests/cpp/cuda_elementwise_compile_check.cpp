@@ -1,8 +1,8 @@
 // Every elementwise kernel family the CUDA backend generates compiles under NVRTC for
 // sm_90: each ufunc over each loop dtype it has (contiguous layout), the strided and
 // by-value variants, two-output ops in both layouts, the sequential fold behind
-// ufunc.reduce/accumulate/reduceat, casts between all dtypes, fills and where. Needs
-// NVRTC, no GPU.
+// ufunc.reduce/accumulate/reduceat, errstate's checked ufuncs, casts between all dtypes,
+// fills and where. Needs NVRTC, no GPU.
 // Usage: cuda_elementwise_compile_check [--all]   (default: a representative subset)
 #include <chrono>
 #include <cstdio>
@@ -76,6 +76,32 @@ int main(int argc, char** argv) {
         compile_source(cuda::fold_source(op, loop, o % 2 == 0, o % 3 == 0),
                        "fold of " + std::string(info.name) + " over " + std::string(name(loop)));
       }
+    }
+  }
+  // errstate's checked variant (cuda_fp_errors.h): every loop whose result can carry
+  // floating-point flags (inexact results, integer division), contiguous; strided for some.
+  for (int o = 0; o < ops::num_ufuncs; ++o) {
+    const auto op = static_cast<ops::UfuncId>(o);
+    const auto& info = ops::info(op);
+    for (int t = 0; t < num_dtypes; ++t) {
+      const auto out = info.out[t];
+      const DType loop = static_cast<DType>(t);
+      const bool int_division = (op == ops::UfuncId::floor_divide || op == ops::UfuncId::remainder ||
+                                 op == ops::UfuncId::fmod || op == ops::UfuncId::divmod) && is_integer(loop);
+      if (!out || !(is_inexact(*out) || int_division) || (!all && t % 2 != 0 && !int_division)) continue;
+      const bool strided_layout = t % 3 == 0;
+      ArrayView in[3], result = strided_layout ? strided(*out) : contiguous(*out);
+      for (int k = 0; k < info.nin; ++k)
+        in[k] = strided_layout && k == 0 ? strided(ops::input_dtype(op, loop, k)) : contiguous(ops::input_dtype(op, loop, k));
+      ArrayView second = strided_layout ? strided(info.out2[t].value_or(*out)) : contiguous(info.out2[t].value_or(*out));
+      cuda::EwJob job{cuda::EwFamily::ufunc, static_cast<unsigned>(o), info.name.data(), info.nin, {}, &result, {}};
+      for (int k = 0; k < info.nin; ++k) job.in[k] = &in[k];
+      if (info.nout == 2) job.out2 = &second;
+      job.expression = [o, n = info.nin] { return cuda::ufunc_expression(static_cast<unsigned>(o), n); };
+      job.fp_check = true;
+      job.fp_mask = 15;
+      compile(job, "checked " + std::string(info.name) + (strided_layout ? " (strided)" : "") + " over " +
+                       std::string(name(loop)));
     }
   }
   for (int a = 0; a < num_dtypes; ++a)

@@ -3,6 +3,8 @@
 
 #include "backend/cpu/cpu_backend.h"
 #include "backend/cpu/cpu_elementwise_loops.h"
+#include "api/fp_errors_internal.h"
+#include "copper/errstate.hpp"
 
 namespace copper::backend::cpu {
 
@@ -51,6 +53,8 @@ void where_runs(const ArrayView& cond, const ArrayView& x, const ArrayView& y, c
 
 }  // namespace
 
+thread_local FpWatch* fp_watch = nullptr;
+
 LoopFn elementwise_loop(ops::UfuncId op, DType loop) {
   return loop_table().fn[static_cast<int>(op)][static_cast<int>(loop)];
 }
@@ -66,7 +70,18 @@ void CpuBackend::elementwise_multi(ops::UfuncId op, DType loop, std::span<const 
     throw NotImplementedError("no CPU loop for ufunc '" + std::string(ops::info(op).name) + "' over " +
                               std::string(name(loop)));
   }
+  // errstate: the loops flag what the calling thread watches; reported as the op returns.
+  const unsigned mask = fp_watch_mask();
+  if (mask == 0) return fn(in, out);
+  FpWatch watch;
+  struct Scope {
+    explicit Scope(FpWatch* w) { fp_watch = w; }
+    ~Scope() { fp_watch = nullptr; }
+  } scope(&watch);
   fn(in, out);
+  fp_watch = nullptr;
+  if (const unsigned bits = watch.found.load() & mask)
+    report_fp_errors(bits, copper::detail::fp_op_name(op));
 }
 
 void CpuBackend::fold(ops::UfuncId op, DType loop, const ArrayView& in, const ArrayView& out, const FoldOptions& o) {

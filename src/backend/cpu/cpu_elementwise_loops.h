@@ -2,13 +2,17 @@
 // table of function pointers indexed [op][dtype]. Each family file (arithmetic, math,
 // comparison, ...) instantiates its own ops, so no single file compiles for minutes.
 #pragma once
+#include <algorithm>
 #include <array>
+#include <atomic>
+#include <cstring>
 #include <span>
 
 #include "backend/cpu/strided_loop.h"
 #include "ops/catalogue.h"
 #include "ops/dtype_traits.h"
 #include "ops/functor_traits.h"
+#include "ops/scalar_fp_errors.h"
 #include "ops/scalar_ops.h"
 
 namespace copper::backend::cpu {
@@ -33,6 +37,14 @@ void add_rounding_loops(LoopTable& table);
 void add_comparison_loops(LoopTable& table);
 void add_bitwise_loops(LoopTable& table);
 void add_float_loops(LoopTable& table);  // cpu_elementwise_float.cpp: bit-level and two-output ops
+
+// errstate: while CpuBackend::elementwise runs an op whose errors the calling thread
+// watches, `fp_watch` points at the flags its loops found (null elsewhere: ufunc.at and
+// internal loops check nothing).
+struct FpWatch {
+  std::atomic<unsigned> found{0};
+};
+extern thread_local FpWatch* fp_watch;
 
 namespace loops {
 
@@ -100,6 +112,102 @@ void run(std::array<char*, NOP> p, std::array<std::int64_t, NOP> s, std::int64_t
   }
 }
 
+// Whether the loop of Op over T can raise floating-point errors (errstate): an inexact
+// result, or an integer division.
+template <class Op, class T, int N>
+inline constexpr bool can_flag = [] {
+  using R = ops::stored_result_t<Op, N, T>;
+  return ops::Float<R> || ops::Complex<R> || ops::is_same_v<R, ops::half> ||
+         (N == 2 && ops::fp::is_int_division<Op> && ops::Int<T>);
+}();
+
+template <class V> V load_at(const char* base, std::int64_t stride, std::int64_t i) {
+  V v;
+  std::memcpy(&v, base + i * stride, sizeof(V));
+  return v;
+}
+
+// The errors of elements [0, n) just computed: outputs at p[0] (and p[N + 1]), inputs at
+// in[k] with strides is[k] (the saved copies of inputs the run overwrote).
+template <class Op, class T, int N, int NOP>
+unsigned block_errors(const std::array<char*, NOP>& p, const std::array<std::int64_t, NOP>& s,
+                      const std::array<const char*, 3>& in, const std::array<std::int64_t, 3>& is, std::int64_t n) {
+  using R = ops::stored_result_t<Op, N, T>;
+  using A = ops::op_input_t<Op, T, 0>;
+  using B = ops::op_input_t<Op, T, (N >= 2 ? 1 : 0)>;
+  using C = ops::op_input_t<Op, T, (N >= 3 ? 2 : 0)>;
+  unsigned bits = 0;
+  if constexpr (N == 2 && ops::fp::is_int_division<Op> && ops::Int<T>) {
+    for (std::int64_t i = 0; i < n; ++i) bits |= ops::fp::classify_int_division<Op>(A{}, load_at<B>(in[1], is[1], i));
+    return bits;
+  } else {
+    auto check = [&]<class V>(const char* out, std::int64_t os, std::int64_t i) {
+      const V r = load_at<V>(out, os, i);
+      if (ops::fp::all_finite(r)) return 0u;
+      if constexpr (N == 1) return ops::fp::classify<Op>(r, load_at<A>(in[0], is[0], i));
+      else if constexpr (N == 2) return ops::fp::classify<Op>(r, load_at<A>(in[0], is[0], i), load_at<B>(in[1], is[1], i));
+      else return ops::fp::classify<Op>(r, load_at<A>(in[0], is[0], i), load_at<B>(in[1], is[1], i),
+                                        load_at<C>(in[2], is[2], i));
+    };
+    // A branch-free scan first (it vectorizes): most blocks have nothing to classify.
+    bool clean = true;
+    for (std::int64_t i = 0; i < n; ++i) clean &= ops::fp::all_finite(load_at<R>(p[0], s[0], i));
+    if constexpr (NOP == N + 2) {
+      using R2 = ops::stored_result2_t<Op, N, T>;
+      for (std::int64_t i = 0; i < n; ++i) clean &= ops::fp::all_finite(load_at<R2>(p[N + 1], s[N + 1], i));
+    }
+    if (clean) return 0u;
+    for (std::int64_t i = 0; i < n; ++i) {
+      bits |= check.template operator()<R>(p[0], s[0], i);
+      if constexpr (NOP == N + 2) bits |= check.template operator()<ops::stored_result2_t<Op, N, T>>(p[N + 1], s[N + 1], i);
+    }
+    return bits;
+  }
+}
+
+// run(), then the errstate flags of what it computed, in blocks small enough to stay in
+// cache. An input the run overwrites (x += y: same address and stride as the output) is
+// saved first, since the check needs the values the op read.
+template <class Op, class T, int N, int NOP>
+unsigned checked_run(std::array<char*, NOP> p, std::array<std::int64_t, NOP> s, std::int64_t n) {
+  constexpr std::int64_t block = 256;
+  constexpr std::int64_t sizes[3] = {sizeof(ops::op_input_t<Op, T, 0>), sizeof(ops::op_input_t<Op, T, (N >= 2 ? 1 : 0)>),
+                                     sizeof(ops::op_input_t<Op, T, (N >= 3 ? 2 : 0)>)};
+  alignas(16) unsigned char saved[N][block * 16];
+  unsigned bits = 0;
+  for (std::int64_t start = 0; start < n; start += block) {
+    const std::int64_t m = std::min(block, n - start);
+    std::array<char*, NOP> q;
+    for (int k = 0; k < NOP; ++k) q[k] = p[k] + start * s[k];
+    std::array<const char*, 3> in{};
+    std::array<std::int64_t, 3> is{};
+    for (int k = 0; k < N; ++k) {
+      in[k] = q[k + 1];
+      is[k] = s[k + 1];
+      if (q[k + 1] == q[0] && s[k + 1] == s[0]) {
+        for (std::int64_t i = 0; i < m; ++i) std::memcpy(saved[k] + i * sizes[k], q[k + 1] + i * s[k + 1], sizes[k]);
+        in[k] = reinterpret_cast<const char*>(saved[k]);
+        is[k] = sizes[k];
+      }
+    }
+    run<Op, T, N, NOP>(q, s, m);
+    bits |= block_errors<Op, T, N, NOP>(q, s, in, is, m);
+  }
+  return bits;
+}
+
+// One run, checked for errstate's flags when the calling op watches them.
+template <class Op, class T, int N, int NOP>
+void watched_run(FpWatch* watch, std::array<char*, NOP> p, std::array<std::int64_t, NOP> s, std::int64_t n) {
+  if constexpr (can_flag<Op, T, N>) {
+    if (watch) {
+      if (unsigned bits = checked_run<Op, T, N, NOP>(p, s, n)) watch->found.fetch_or(bits, std::memory_order_relaxed);
+      return;
+    }
+  }
+  run<Op, T, N, NOP>(p, s, n);
+}
+
 // Whether every output is C-contiguous and every input either laid out the same way
 // or a broadcast scalar (all strides 0): then the whole call is one flat run, with no
 // layout work. `zero[k]` reports which operands are broadcast scalars.
@@ -133,6 +241,7 @@ void elementwise(std::span<const ArrayView> in, std::span<const ArrayView> out) 
   for (int k = 0; k < N; ++k) views[k + 1] = &in[k];
   if constexpr (NOP == N + 2) views[N + 1] = &out[1];
   std::array<bool, NOP> zero{};
+  FpWatch* const watch = fp_watch;  // the calling thread's; workers get it by capture
   if (is_flat<NOP>(views, N + 1, zero)) {
     std::int64_t total = 1;
     for (auto d : out[0].shape) total *= d;
@@ -141,7 +250,7 @@ void elementwise(std::span<const ArrayView> in, std::span<const ArrayView> out) 
     auto flat_range = [&](std::int64_t begin, std::int64_t end) {
       std::array<char*, NOP> p;
       for (int k = 0; k < NOP; ++k) p[k] = static_cast<char*>(views[k]->data) + begin * s[k];
-      run<Op, T, N, NOP>(p, s, end - begin);
+      watched_run<Op, T, N, NOP>(watch, p, s, end - begin);
     };
     if (total <= parallel_grain) flat_range(0, total);
     else parallel_for(total, parallel_grain, flat_range);
@@ -153,7 +262,10 @@ void elementwise(std::span<const ArrayView> in, std::span<const ArrayView> out) 
     strides[k] = &views[k]->strides;
     base[k] = static_cast<char*>(views[k]->data);
   }
-  for_each_run<NOP>(out[0].shape, strides, base, run<Op, T, N, NOP>);
+  for_each_run<NOP>(out[0].shape, strides, base,
+                    [watch](std::array<char*, NOP> p, std::array<std::int64_t, NOP> s, std::int64_t n) {
+                      watched_run<Op, T, N, NOP>(watch, p, s, n);
+                    });
 }
 
 // The sequential fold (see Backend::fold): one task per (kept element, segment), each

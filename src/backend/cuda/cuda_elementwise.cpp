@@ -11,7 +11,9 @@
 #include "backend/cuda/cuda_codegen.h"
 #include "backend/cuda/cuda_context.h"
 #include "backend/cuda/cuda_transpose.h"
+#include "backend/cuda/cuda_fp_errors.h"
 #include "backend/cuda/elementwise_launch.h"
+#include "copper/errstate.hpp"
 #include "ops/catalogue.h"
 
 namespace copper::backend::cuda {
@@ -39,6 +41,17 @@ void CudaBackend::elementwise_multi(ops::UfuncId op, DType loop, std::span<const
   job.out = &out[0];
   if (out.size() > 1) job.out2 = &out[1];
   job.expression = [op, nin = job.nin] { return ufunc_expression(static_cast<unsigned>(op), nin); };
+  // errstate: watched flags make the checked variant, for results that can carry them.
+  if (const unsigned mask = fp_watch_mask()) {
+    const bool inexact = is_inexact(out[0].dtype);
+    const bool int_division = (op == ops::UfuncId::floor_divide || op == ops::UfuncId::remainder ||
+                               op == ops::UfuncId::fmod || op == ops::UfuncId::divmod) &&
+                              is_integer(loop);
+    if ((inexact || int_division) && fp_error_slots_ready(index_)) {
+      job.fp_check = true;
+      job.fp_mask = mask;
+    }
+  }
   run_elementwise(index_, job);
 }
 

@@ -5,6 +5,7 @@
 #include <mutex>
 #include <string>
 
+#include "backend/cuda/cuda_fp_errors.h"
 #include "backend/cuda/cuda_graph.h"
 #include "backend/cuda/cuda_memory.h"
 #include "backend/cuda/per_device.h"
@@ -49,6 +50,7 @@ void note_index_check(int device) {
 }
 
 void raise_index_error_if_any(copper::cuda::StreamState& stream) {
+  report_fp_errors_if_any(stream);  // errstate's flags come back at the same points (cuda_fp_errors.h)
   if (!stream.index_check_pending.exchange(false, std::memory_order_relaxed)) return;
   const int device = stream.device;
   const CUdeviceptr record = reinterpret_cast<CUdeviceptr>(index_error_record(device));

@@ -7,7 +7,10 @@
 
 #include "backend/cuda/cuda_codegen.h"
 #include "backend/cuda/cuda_context.h"
+#include "backend/cuda/cuda_fp_errors.h"
+#include "backend/cuda/kernel_families.h"
 #include "copper/errors.hpp"
+#include "ops/catalogue.h"
 
 namespace copper::backend::cuda {
 namespace {
@@ -137,11 +140,35 @@ int vector_width(const EwJob& job, const Plan& p, std::size_t widest) {
 
 KernelKey key_of(const EwJob& job, const Plan& p) {
   KeyBuilder b;
-  b.add(static_cast<unsigned>(job.family)).add(job.op).add(static_cast<unsigned>(job.out->dtype));
+  b.add(job.fp_check ? unsigned{kFamilyUfuncChecked} : static_cast<unsigned>(job.family)).add(job.op);
+  b.add(static_cast<unsigned>(job.out->dtype));
   b.add(static_cast<unsigned>(p.layout)).add(static_cast<unsigned>(p.vec)).add(p.index32).add(static_cast<unsigned>(job.nin));
   for (int k = 0; k < job.nin; ++k) b.add(static_cast<unsigned>(job.in[k]->dtype)).add(static_cast<unsigned>(p.kinds[k]));
   if (job.out2) b.add(static_cast<unsigned>(job.out2->dtype));
   return b.key();
+}
+
+// errstate's variant of a ufunc: apply() becomes a macro that also ORs the element's
+// flags (ops/scalar_fp_errors.h) into the thread's `fl`, recorded once per thread at the end.
+std::string checked_apply(const EwJob& job) {
+  const std::string functor = "copper::ops::" + std::string(ops::info(static_cast<ops::UfuncId>(job.op)).name);
+  std::string params, args, inputs;
+  for (int k = 0; k < job.nin; ++k) {
+    const std::string ks = std::to_string(k);
+    params += ", T" + ks + " x" + ks;
+    args += (k ? ", x" : "x") + ks;
+    inputs += ", x" + ks;
+  }
+  if (job.out2) {
+    params += ", R2& y1";
+    args += ", y1";
+  }
+  std::string check = "copper::ops::fp::classify<" + functor + ">(r" + inputs + ")";
+  if (job.out2) check += " | copper::ops::fp::classify<" + functor + ">(y1" + inputs + ")";
+  if (job.nin == 2) check += " | copper::ops::fp::classify_int_division<" + functor + ">(x0, x1)";
+  return "#include \"ops/scalar_fp_errors.h\"\n#include \"copper_kernels/fp_errors.cuh\"\n"
+         "__device__ __forceinline__ R apply_checked(unsigned& fl" + params + ") {\n  R r = apply_raw(" + args +
+         ");\n  fl |= " + check + ";\n  return r;\n}\n#define apply(...) apply_checked(fl, __VA_ARGS__)\n";
 }
 
 std::string make_source(const EwJob& job, const Plan& p) {
@@ -158,10 +185,16 @@ std::string make_source(const EwJob& job, const Plan& p) {
     s += "typedef " + std::string(device_type_name(job.out2->dtype)) + " R2;\n";
     params += ", R2& y1";
   }
-  s += "__device__ __forceinline__ R apply(" + params + ") { return " + job.expression() + "; }\n";
+  s += "__device__ __forceinline__ R apply" + std::string(job.fp_check ? "_raw(" : "(") + params + ") { return " +
+       job.expression() + "; }\n";
+  if (job.fp_check) s += checked_apply(job);
   const bool contiguous = p.layout == LayoutClass::contiguous;
   s += std::string("extern \"C\" __global__ void __launch_bounds__(256) copper_ew(copper::kern::") +
-       (contiguous ? "ContigArgs" : "StridedArgs") + " a) {\n  using namespace copper::kern;\n";
+       (contiguous ? "ContigArgs" : "StridedArgs") +
+       (job.fp_check ? " a, unsigned* fp_word, copper::kern::FpErrorRecord* fp_record, unsigned fp_mask) {\n"
+                      "  unsigned fl = 0;\n"
+                    : " a) {\n") +
+       "  using namespace copper::kern;\n";
   s += p.index32 ? "  typedef unsigned I;\n" : "  typedef long long I;\n";
   s += "  const I n = static_cast<I>(a.n);\n  const I step = static_cast<I>(gridDim.x) * blockDim.x;\n"
        "  const I tid = static_cast<I>(blockIdx.x) * blockDim.x + threadIdx.x;\n";
@@ -213,6 +246,8 @@ std::string make_source(const EwJob& job, const Plan& p) {
                   "*reinterpret_cast<R2*>(" + out2_slot + " + off[" + std::to_string(kMaxInputs) + "])") +
          ");\n  }\n";
   }
+  if (job.fp_check)
+    s += "  copper::kern::record_fp_errors(fp_word, fp_record, fl & fp_mask, " + std::to_string(job.op) + "u);\n";
   s += "}\n";
   return s;
 }
@@ -286,16 +321,19 @@ void run_elementwise(int device, const EwJob& job) {
   const unsigned grid = p.layout == LayoutClass::contiguous
                             ? static_cast<unsigned>(std::clamp<std::int64_t>((work + kBlock - 1) / kBlock, wave, 1 << 30))
                             : wave;
+  // Checked ufuncs also take errstate's record and mask (cuda_fp_errors.h).
+  FpErrorSlots slots = job.fp_check ? fp_error_slots(device) : FpErrorSlots{};
+  unsigned mask = job.fp_mask;
   if (p.layout == LayoutClass::contiguous) {
     ContigArgs a{};
     fill_common(a, job, p, n);
-    void* args[] = {&a};
+    void* args[] = {&a, &slots.device_word, &slots.host, &mask};
     launch(device, fn, grid, kBlock, args, job.name);
   } else {
     StridedArgs a{};
     fill_common(a, job, p, n);
     a.layout = strided_param<kMaxInputs + 1>(p.collapsed);
-    void* args[] = {&a};
+    void* args[] = {&a, &slots.device_word, &slots.host, &mask};
     launch(device, fn, grid, kBlock, args, job.name);
   }
 }

@@ -25,6 +25,10 @@ struct EwJob {
   // The second output of a two-output ufunc (nin <= 2): it travels in the last input
   // slot of the parameter block and the layout, and `expression` gets `y1`, an R2&.
   const ArrayView* out2 = nullptr;
+  // errstate (cuda_fp_errors.h): a ufunc kernel that also classifies each result and
+  // records the flags in fp_mask (FpFlag bits) for the next synchronization to report.
+  bool fp_check = false;
+  unsigned fp_mask = 0;
 };
 
 // Enqueues out[...] = expression(in[0][...], ...) on the device's current stream.

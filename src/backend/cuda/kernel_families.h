@@ -32,6 +32,7 @@ enum KernelFamily : unsigned {
   kFamilyAtOrdered = 68,          //   then runs of equal targets in position order)
   kFamilyHistogram = 80,          // cuda_histogram.cpp (bincount, histogram, histogramdd)
   kFamilyUfuncFold = 110,       // cuda_fold.cpp (ufunc.reduce/accumulate/reduceat of any binary op)
+  kFamilyUfuncChecked = 150,    // elementwise_launch.cpp: ufuncs that record errstate's flags (cuda_fp_errors.h)
 };
 
 }  // namespace copper::backend::cuda
