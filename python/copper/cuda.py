@@ -286,9 +286,16 @@ def get_default_pinned_memory_pool():
     return _default_pinned_memory_pool
 
 
+# What alloc_pinned_memory calls (set_pinned_memory_allocator); None: no pool.
+_pinned_allocator = _default_pinned_memory_pool.malloc
+
+
 def alloc_pinned_memory(size):
-    """`size` bytes of host memory for staging transfers (CuPy's alloc_pinned_memory)."""
-    return _default_pinned_memory_pool.malloc(size)
+    """`size` bytes of host memory for staging transfers (CuPy's alloc_pinned_memory), from
+    the allocator set_pinned_memory_allocator chose."""
+    if _pinned_allocator is None:
+        return PinnedMemoryPointer(int(size))
+    return _pinned_allocator(size)
 
 
 def _is_copper_malloc(allocator, pool_type):
@@ -308,10 +315,13 @@ def set_allocator(allocator=None):
 
 
 def set_pinned_memory_allocator(allocator=None):
-    """CuPy's set_pinned_memory_allocator: None or a copper PinnedMemoryPool's malloc."""
-    if allocator is not None and not _is_copper_malloc(allocator, PinnedMemoryPool):
-        raise NotImplementedError("copper cannot use a custom pinned-memory allocator; pass None or a "
-                                  "copper.cuda.PinnedMemoryPool().malloc")
+    """CuPy's set_pinned_memory_allocator: the function alloc_pinned_memory calls (None: no
+    pool). copper's own transfers stage through their own pinned buffers, so as in CuPy an
+    allocator that fails (returns None) does not stop asarray or get."""
+    global _pinned_allocator
+    if allocator is not None and not callable(allocator):
+        raise TypeError("the pinned memory allocator must be callable or None")
+    _pinned_allocator = allocator
 
 
 # ``cupy.cuda.stream``, ``cupy.cuda.memory``, ``cupy.cuda.pinned_memory``: the modules CuPy keeps these in.

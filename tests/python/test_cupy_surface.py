@@ -53,7 +53,15 @@ def test_memory_pools(device):
     cp.cuda.set_allocator(None)
     cp.cuda.set_allocator(cp.cuda.MemoryPool().malloc)
     cp.cuda.set_pinned_memory_allocator(None)
-    cp.cuda.set_pinned_memory_allocator(cp.cuda.PinnedMemoryPool().malloc)
+    assert cp.cuda.alloc_pinned_memory(8).size == 8
+    try:  # a failing allocator (CuPy's test of the fallback) does not stop transfers
+        cp.cuda.set_pinned_memory_allocator(lambda n: None)
+        assert cp.cuda.alloc_pinned_memory(8) is None
+        np.testing.assert_array_equal(cp.asarray(np.arange(3.0)).get(), np.arange(3.0))
+    finally:
+        cp.cuda.set_pinned_memory_allocator(cp.get_default_pinned_memory_pool().malloc)
+    with pytest.raises(TypeError):
+        cp.cuda.set_pinned_memory_allocator(3)
     with pytest.raises(NotImplementedError):
         cp.cuda.set_allocator(lambda n: None)
     assert cp.cuda.memory.MemoryPool is cp.cuda.MemoryPool

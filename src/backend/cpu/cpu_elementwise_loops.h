@@ -127,6 +127,34 @@ template <class V> V load_at(const char* base, std::int64_t stride, std::int64_t
   return v;
 }
 
+// Whether n values of V from `base` (byte stride `stride`) are all finite; contiguous runs
+// get a loop over V* the compiler vectorizes.
+template <class V> bool all_finite_run(const char* base, std::int64_t stride, std::int64_t n) {
+  bool clean = true;
+  if (stride == static_cast<std::int64_t>(sizeof(V))) {
+    const V* v = reinterpret_cast<const V*>(base);
+    for (std::int64_t i = 0; i < n; ++i) clean &= ops::fp::all_finite(v[i]);
+  } else {
+    for (std::int64_t i = 0; i < n; ++i) clean &= ops::fp::all_finite(load_at<V>(base, stride, i));
+  }
+  return clean;
+}
+
+// Copies n elements of `size` bytes (1 to 16) from a strided run to a dense buffer, with
+// a fixed-size copy per element.
+inline void save_run(unsigned char* dst, const char* src, std::int64_t stride, std::int64_t size, std::int64_t n) {
+  auto copy = [&]<std::int64_t S>() {
+    for (std::int64_t i = 0; i < n; ++i) std::memcpy(dst + i * S, src + i * stride, S);
+  };
+  switch (size) {
+    case 1: return copy.template operator()<1>();
+    case 2: return copy.template operator()<2>();
+    case 4: return copy.template operator()<4>();
+    case 8: return copy.template operator()<8>();
+    default: return copy.template operator()<16>();
+  }
+}
+
 // The errors of elements [0, n) just computed: outputs at p[0] (and p[N + 1]), inputs at
 // in[k] with strides is[k] (the saved copies of inputs the run overwrote).
 template <class Op, class T, int N, int NOP>
@@ -150,13 +178,13 @@ unsigned block_errors(const std::array<char*, NOP>& p, const std::array<std::int
                                         load_at<C>(in[2], is[2], i));
     };
     // A branch-free scan first (it vectorizes): most blocks have nothing to classify.
-    bool clean = true;
-    for (std::int64_t i = 0; i < n; ++i) clean &= ops::fp::all_finite(load_at<R>(p[0], s[0], i));
-    if constexpr (NOP == N + 2) {
-      using R2 = ops::stored_result2_t<Op, N, T>;
-      for (std::int64_t i = 0; i < n; ++i) clean &= ops::fp::all_finite(load_at<R2>(p[N + 1], s[N + 1], i));
+    if (all_finite_run<R>(p[0], s[0], n)) {
+      if constexpr (NOP == N + 2) {
+        if (all_finite_run<ops::stored_result2_t<Op, N, T>>(p[N + 1], s[N + 1], n)) return 0u;
+      } else {
+        return 0u;
+      }
     }
-    if (clean) return 0u;
     for (std::int64_t i = 0; i < n; ++i) {
       bits |= check.template operator()<R>(p[0], s[0], i);
       if constexpr (NOP == N + 2) bits |= check.template operator()<ops::stored_result2_t<Op, N, T>>(p[N + 1], s[N + 1], i);
@@ -170,7 +198,7 @@ unsigned block_errors(const std::array<char*, NOP>& p, const std::array<std::int
 // saved first, since the check needs the values the op read.
 template <class Op, class T, int N, int NOP>
 unsigned checked_run(std::array<char*, NOP> p, std::array<std::int64_t, NOP> s, std::int64_t n) {
-  constexpr std::int64_t block = 256;
+  constexpr std::int64_t block = 512;
   constexpr std::int64_t sizes[3] = {sizeof(ops::op_input_t<Op, T, 0>), sizeof(ops::op_input_t<Op, T, (N >= 2 ? 1 : 0)>),
                                      sizeof(ops::op_input_t<Op, T, (N >= 3 ? 2 : 0)>)};
   alignas(16) unsigned char saved[N][block * 16];
@@ -185,7 +213,7 @@ unsigned checked_run(std::array<char*, NOP> p, std::array<std::int64_t, NOP> s, 
       in[k] = q[k + 1];
       is[k] = s[k + 1];
       if (q[k + 1] == q[0] && s[k + 1] == s[0]) {
-        for (std::int64_t i = 0; i < m; ++i) std::memcpy(saved[k] + i * sizes[k], q[k + 1] + i * s[k + 1], sizes[k]);
+        save_run(saved[k], q[k + 1], s[k + 1], sizes[k], m);
         in[k] = reinterpret_cast<const char*>(saved[k]);
         is[k] = sizes[k];
       }
