@@ -1,0 +1,65 @@
+"""A fusion graph evaluated by copper's own eager operations, block by block: the CPU
+path of copper.fuse when no kernel is compiled (compiling a kernel per dtype combination
+costs the host compiler about a second each). Each node is the eager call it was traced
+from, so values and dtypes are the eager ones; elementwise graphs over large arrays run
+on blocks of the leading axis, so intermediates stay in cache."""
+import numpy as _np
+
+from copper import _core
+from copper._fusion_graph import INPUT, UFUNC, CAST, WHERE, REDUCE, topological
+
+BLOCK_ELEMENTS = 1 << 18  # elements per block of an elementwise graph
+
+
+def _node_value(node, args):
+    if node.op == UFUNC:
+        return getattr(_core, node.attr[3])(*args)
+    if node.op == CAST:
+        (a,) = args
+        if isinstance(a, _core.ndarray):
+            return a.astype(node.dtype)
+        return _core.asarray(node.dtype.type(a) if node.args[0].weak is None else a, dtype=node.dtype)
+    if node.op == WHERE:
+        return _core.where(*args)
+    if node.op == REDUCE:
+        kind, axes, keepdims, _ = node.attr
+        (a,) = args
+        if kind in ("sum", "prod", "nansum", "nanprod"):
+            return getattr(_core, kind)(a, axis=axes, dtype=node.dtype, keepdims=keepdims)
+        return getattr(_core, kind)(a, axis=axes, keepdims=keepdims)
+    raise AssertionError(node.op)
+
+
+def evaluate(outputs, values):
+    """The values of ``outputs`` (nodes), given ``values``: id(input node) -> its value (an
+    array, a NumPy scalar, or a weak Python scalar)."""
+    done = {}
+    for node in topological(list(outputs)):
+        if node.op == INPUT:
+            done[id(node)] = values[id(node)]
+        else:
+            v = _node_value(node, [done[id(a)] for a in node.args])
+            if isinstance(v, _core.ndarray) and v.dtype != node.dtype:
+                v = v.astype(node.dtype)
+            done[id(node)] = v
+    return [done[id(n)] for n in outputs]
+
+
+def run_elementwise(inputs, values, outputs, targets, shape):
+    """Writes ``outputs`` (nodes of ``shape``) into ``targets`` (arrays of ``shape``), block
+    by block of the leading axis; every block reads its inputs before it writes."""
+    row_size = int(_np.prod(shape[1:], dtype=_np.int64)) if shape else 1
+    if not shape or shape[0] * row_size <= BLOCK_ELEMENTS:
+        blocks = [None]
+    else:
+        step = max(1, BLOCK_ELEMENTS // max(row_size, 1))
+        blocks = [slice(r, r + step) for r in range(0, shape[0], step)]
+    arrays = [(n, v) for n, v in zip(inputs, values) if isinstance(v, _core.ndarray)]
+    for rows in blocks:
+        block = {id(n): v for n, v in zip(inputs, values)}
+        if rows is not None:
+            for n, v in arrays:
+                block[id(n)] = _core.broadcast_to(v, shape)[rows]
+        results = evaluate(outputs, block)
+        for target, value in zip(targets, results):
+            _core.copyto(target if rows is None else target[rows], value, casting="unsafe")
