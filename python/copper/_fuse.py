@@ -146,10 +146,12 @@ class _Plan:
     def _evaluate(self, args):
         """The graph by copper's eager operations (copper._fusion_eval), block by block."""
         values = [_input_value(n, args, typed=False) for n in self.inputs]
+        device = next(a for a in args if isinstance(a, _core.ndarray)).device
         if self.reduce is not None:
-            results = _fusion_eval.evaluate(self.outputs, {id(n): v for n, v in zip(self.inputs, values)})
+            (output,) = self.outputs
+            results = [_core.empty(output.shape, output.dtype, device=device)]
+            _fusion_eval.run_reduction(self.inputs, values, output, self.reduce, results[0])
         else:
-            device = next(a for a in args if isinstance(a, _core.ndarray)).device
             results = [_core.empty(self.shape, n.dtype, device=device) for n in self.outputs]
             targets = results + [args[k] for k, _ in self.writes]
             _fusion_eval.run_elementwise(self.inputs, values, self.outputs + [n for _, n in self.writes], targets,

@@ -63,3 +63,21 @@ def run_elementwise(inputs, values, outputs, targets, shape):
         results = evaluate(outputs, block)
         for target, value in zip(targets, results):
             _core.copyto(target if rows is None else target[rows], value, casting="unsafe")
+
+
+def run_reduction(inputs, values, output, reduce_node, target):
+    """Writes ``output`` (a reduction of elementwise work, then elementwise work with
+    scalars) into ``target``: in blocks of the leading axis when the reduction keeps it, so
+    the premap's intermediates stay in cache; else in one piece."""
+    axes = reduce_node.attr[1]
+    shape = reduce_node.args[0].shape
+    row_size = int(_np.prod(shape[1:], dtype=_np.int64)) if shape else 1
+    if not shape or 0 in axes or shape[0] * row_size <= BLOCK_ELEMENTS:
+        _core.copyto(target, evaluate([output], dict(zip(map(id, inputs), values)))[0], casting="unsafe")
+        return
+    step = max(1, BLOCK_ELEMENTS // max(row_size, 1))
+    for r in range(0, shape[0], step):
+        rows = slice(r, r + step)
+        block = {id(n): (_core.broadcast_to(v, shape)[rows] if isinstance(v, _core.ndarray) else v)
+                 for n, v in zip(inputs, values)}
+        _core.copyto(target[rows], evaluate([output], block)[0], casting="unsafe")

@@ -349,18 +349,12 @@ def dispatch_ufunc(ufunc, args, kwargs):
 _core._set_fusion_tracer(Proxy, dispatch_ufunc)
 
 
-def _traced(fn, handler, method=None):
-    """``fn`` (a copper module function) answering proxies with ``handler``; with ``method``,
-    NumPy arrays go to their own method, as CuPy's ``cupy.sum(a)`` calls ``a.sum()``, so one
-    function body serves both modules."""
+def _traced(fn, handler):
+    """``fn`` (a copper module function) answering proxies with ``handler``."""
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
-        if args:
-            t = type(args[0])
-            if t is Proxy or any(type(a) is Proxy for a in args[1:]):
-                return handler(*args, **kwargs)
-            if method is not None and t is _np.ndarray:
-                return getattr(args[0], method)(*args[1:], **kwargs)
+        if args and (type(args[0]) is Proxy or any(type(a) is Proxy for a in args[1:])):
+            return handler(*args, **kwargs)
         return fn(*args, **kwargs)
     return wrapper
 
@@ -391,10 +385,4 @@ def traced_functions(namespace):
                 "min": _reduction("min", False), "amin": _reduction("min", False),
                 "all": _reduction("all", False), "any": _reduction("any", False),
                 "where": _where, "clip": _clip}
-    methods = {"sum": "sum", "prod": "prod", "max": "max", "amax": "max", "min": "min", "amin": "min",
-               "all": "all", "any": "any"}
-    out = {}
-    for name, h in handlers.items():
-        if name in namespace:
-            out[name] = _traced(namespace[name], h, methods.get(name))
-    return out
+    return {name: _traced(namespace[name], h) for name, h in handlers.items() if name in namespace}

@@ -384,9 +384,17 @@ def test_aliased_arguments_see_in_place_updates(mode):
     _check(x, e)
 
 
-def test_reductions_of_numpy_arrays_use_their_methods():
-    n = np.arange(12.0).reshape(3, 4)
-    for name in ("sum", "prod", "max", "amax", "min", "amin", "all", "any"):
-        r = getattr(cp, name)(n, axis=1)
-        assert isinstance(r, np.ndarray)
-        np.testing.assert_array_equal(r, getattr(np, name)(n, axis=1))
+@pytest.mark.parametrize("axis,keepdims", [(-1, False), ((1, 2), True), (0, False)])
+def test_reductions_in_blocks(device, monkeypatch, axis, keepdims):
+    monkeypatch.setattr(_fusion_eval, "BLOCK_ELEMENTS", 40)
+    monkeypatch.setattr(_fuse, "compile_on_cpu", False)
+    rng = np.random.default_rng(15)
+    n, w = random_array(rng, (23, 4, 5), np.float64), random_array(rng, (5,), np.float64)
+
+    @cp.fuse
+    def f(a, b, s):
+        return cp.sqrt(cp.sum(a * a + b, axis=axis, keepdims=keepdims) + s)
+
+    with np.errstate(invalid="ignore"):
+        expected = np.sqrt(np.sum(n * n + w, axis=axis, keepdims=keepdims) + 2.5)
+    _check(f(cp.asarray(n), cp.asarray(w), 2.5), expected, rtol=1e-12)
