@@ -45,24 +45,57 @@ def evaluate(outputs, values):
     return [done[id(n)] for n in outputs]
 
 
+def _write(target, value):
+    """A node's value into its output (already of the output's dtype, but for scalars)."""
+    if isinstance(value, _core.ndarray) and value.dtype == target.dtype:
+        _core.copyto(target, value)
+    else:
+        _core.copyto(target, value, casting="unsafe")
+
+
+def _evaluate_block(outputs, values, buffers, rows):
+    """``evaluate`` for one block, computing array nodes into ``buffers`` (id -> array of the
+    full block's shape, made at the first block): no allocation per block."""
+    done = {}
+    for node in topological(list(outputs)):
+        if node.op == INPUT:
+            done[id(node)] = values[id(node)]
+            continue
+        args = [done[id(a)] for a in node.args]
+        if node.op not in (UFUNC, CAST) or not any(isinstance(a, _core.ndarray) for a in args):
+            done[id(node)] = evaluate([node], {id(a): v for a, v in zip(node.args, args)})[0]
+            continue
+        buf = buffers.get(id(node))
+        if buf is None:
+            like = next(a for a in args if isinstance(a, _core.ndarray))
+            buf = buffers[id(node)] = _core.empty(like.shape, node.dtype, device=like.device)
+        out = buf[:rows]
+        if node.op == CAST:
+            _core.copyto(out, args[0], casting="unsafe")
+        else:
+            getattr(_core, node.attr[3])(*args, out=out)
+        done[id(node)] = out
+    return [done[id(n)] for n in outputs]
+
+
 def run_elementwise(inputs, values, outputs, targets, shape):
     """Writes ``outputs`` (nodes of ``shape``) into ``targets`` (arrays of ``shape``), block
     by block of the leading axis; every block reads its inputs before it writes."""
     row_size = int(_np.prod(shape[1:], dtype=_np.int64)) if shape else 1
     if not shape or shape[0] * row_size <= BLOCK_ELEMENTS:
-        blocks = [None]
-    else:
-        step = max(1, BLOCK_ELEMENTS // max(row_size, 1))
-        blocks = [slice(r, r + step) for r in range(0, shape[0], step)]
-    arrays = [(n, v) for n, v in zip(inputs, values) if isinstance(v, _core.ndarray)]
-    for rows in blocks:
-        block = {id(n): v for n, v in zip(inputs, values)}
-        if rows is not None:
-            for n, v in arrays:
-                block[id(n)] = _core.broadcast_to(v, shape)[rows]
-        results = evaluate(outputs, block)
+        results = evaluate(outputs, dict(zip(map(id, inputs), values)))
         for target, value in zip(targets, results):
-            _core.copyto(target if rows is None else target[rows], value, casting="unsafe")
+            _write(target, value)
+        return
+    step = max(1, BLOCK_ELEMENTS // max(row_size, 1))
+    buffers = {}
+    for r in range(0, shape[0], step):
+        rows = slice(r, r + step)
+        block = {id(n): (_core.broadcast_to(v, shape)[rows] if isinstance(v, _core.ndarray) else v)
+                 for n, v in zip(inputs, values)}
+        results = _evaluate_block(outputs, block, buffers, min(step, shape[0] - r))
+        for target, value in zip(targets, results):
+            _write(target[rows], value)
 
 
 def run_reduction(inputs, values, output, reduce_node, target):
@@ -73,11 +106,11 @@ def run_reduction(inputs, values, output, reduce_node, target):
     shape = reduce_node.args[0].shape
     row_size = int(_np.prod(shape[1:], dtype=_np.int64)) if shape else 1
     if not shape or 0 in axes or shape[0] * row_size <= BLOCK_ELEMENTS:
-        _core.copyto(target, evaluate([output], dict(zip(map(id, inputs), values)))[0], casting="unsafe")
+        _write(target, evaluate([output], dict(zip(map(id, inputs), values)))[0])
         return
     step = max(1, BLOCK_ELEMENTS // max(row_size, 1))
     for r in range(0, shape[0], step):
         rows = slice(r, r + step)
         block = {id(n): (_core.broadcast_to(v, shape)[rows] if isinstance(v, _core.ndarray) else v)
                  for n, v in zip(inputs, values)}
-        _core.copyto(target[rows], evaluate([output], block)[0], casting="unsafe")
+        _write(target[rows], evaluate([output], block)[0])
