@@ -80,7 +80,7 @@ class _Plan:
     def __init__(self, tracer, proxies, result, name):
         slots = []
         self.template = _flatten(result, slots)
-        self.returns = []    # per slot: ('arg', k) or ('out', j)
+        self.returns = []    # per slot: ('arg', k), ('out', j) or ('value', constant)
         outputs = []         # nodes the kernel writes into new arrays
         for p in slots:
             node = p._node
@@ -99,7 +99,7 @@ class _Plan:
         used = {id(n) for n in inputs_of(graph)}
         self.inputs = [n for n in tracer.inputs if id(n) in used]
         self.weak_checks = _weak_int_checks(graph)
-        self.kernel = None
+        self.kernel = self.reduce = None
         if not outputs and not self.writes:
             return
         if not reductions:
