@@ -349,11 +349,23 @@ def dispatch_ufunc(ufunc, args, kwargs):
 _core._set_fusion_tracer(Proxy, dispatch_ufunc)
 
 
-def _traced(fn, handler):
-    """``fn`` (a copper module function) answering proxies with ``handler``."""
+def _traced_first(fn, handler):
+    """``fn`` (a copper reduction) answering a proxy first argument with ``handler``; one
+    type check, so copper's own calls stay cheap."""
+    @functools.wraps(fn)
+    def wrapper(a, *args, **kwargs):
+        if type(a) is Proxy:
+            return handler(a, *args, **kwargs)
+        return fn(a, *args, **kwargs)
+    return wrapper
+
+
+def _traced_three(fn, handler):
+    """``fn`` (where, clip) answering a proxy in any of its three operands with ``handler``."""
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
-        if args and (type(args[0]) is Proxy or any(type(a) is Proxy for a in args[1:])):
+        n = len(args)
+        if (n and type(args[0]) is Proxy) or (n > 1 and type(args[1]) is Proxy) or (n > 2 and type(args[2]) is Proxy):
             return handler(*args, **kwargs)
         return fn(*args, **kwargs)
     return wrapper
@@ -385,4 +397,5 @@ def traced_functions(namespace):
                 "min": _reduction("min", False), "amin": _reduction("min", False),
                 "all": _reduction("all", False), "any": _reduction("any", False),
                 "where": _where, "clip": _clip}
-    return {name: _traced(namespace[name], h) for name, h in handlers.items() if name in namespace}
+    return {name: (_traced_three if name in ("where", "clip") else _traced_first)(namespace[name], h)
+            for name, h in handlers.items() if name in namespace}
