@@ -4,6 +4,7 @@ answer operators, indexing, methods, copper's ufuncs (through a hook in the ufun
 and the module functions wrapped by ``traced_functions``. Dtypes and errors come from
 copper itself (the same call on empty arrays), NumPy's loop selection from
 ``ufunc.resolve_dtypes``; shapes from NumPy's broadcasting rules."""
+import atexit
 import functools
 
 import numpy as _np
@@ -347,6 +348,7 @@ def dispatch_ufunc(ufunc, args, kwargs):
 
 
 _core._set_fusion_tracer(Proxy, dispatch_ufunc)
+atexit.register(_core._set_fusion_tracer, None, None)
 
 
 def _traced_first(fn, handler):
