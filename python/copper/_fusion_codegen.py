@@ -10,7 +10,7 @@ import threading
 import numpy as _np
 
 from copper import _core
-from copper._fusion_graph import INPUT, UFUNC, CAST, WHERE, REDUCE, Unfusable, topological
+from copper._fusion_graph import INPUT, UFUNC, CAST, WHERE, Unfusable, topological
 
 # The C++ type copper's op functors compute on, per dtype.
 _OPS_TYPES = {

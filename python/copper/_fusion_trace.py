@@ -374,9 +374,14 @@ def _traced_three(fn, handler):
 
 
 def _reduction(kind, with_dtype):
+    """The traced form of ``copper.<kind>``: NumPy's (a, axis, [dtype,] out, keepdims)."""
     if with_dtype:
-        return lambda a, axis=None, dtype=None, out=None, keepdims=False: reduce_proxy(kind, a, axis, dtype, out, keepdims)
-    return lambda a, axis=None, out=None, keepdims=False: reduce_proxy(kind, a, axis, None, out, keepdims)
+        def traced(a, axis=None, dtype=None, out=None, keepdims=False):
+            return reduce_proxy(kind, a, axis, dtype, out, keepdims)
+    else:
+        def traced(a, axis=None, out=None, keepdims=False):
+            return reduce_proxy(kind, a, axis, None, out, keepdims)
+    return traced
 
 
 def _clip(a, a_min=None, a_max=None, out=None, **kwargs):
