@@ -30,6 +30,11 @@ from copper._array_api import *  # noqa: F401,F403  (the array API standard: cop
 from copper import _serialization  # noqa: F401  (pickling for Dask's distributed workers; Dask tokens)
 from copper import _dask  # noqa: F401  (Dask's per-type dispatch for copper chunks, once Dask is imported)
 
+from copper._fuse import fuse  # noqa: F401  (CuPy's explicit fusion decorator)
+from copper._fusion_trace import traced_functions as _traced_functions
+
+globals().update(_traced_functions(globals()))  # sum, where, ... answer copper.fuse's proxies
+
 ndarray.flat = property(flatiter, doc="A flat iterator over the array in C order (CuPy's flatiter).")
 
 __version__ = "0.1.0"

@@ -37,4 +37,5 @@ void set_python_error_from_current_exception();
 void bind_interop(nb::module_& m, ArrayClass& cls);  // __dlpack__, __cuda_array_interface__, DLPack import
 void bind_array_api(nb::module_& m);  // cumulative_sum, vecdot, unstack, diff, meshgrid, ... (array API names)
 void bind_utilities(nb::module_& m);  // shares_memory, isfortran, the floating-point error state
+void bind_fusion(nb::module_& m);  // copper.fuse: the ufuncs' proxy hook, the op functors' source
 }  // namespace copper::python

@@ -32,4 +32,5 @@ NB_MODULE(_core, m) {
   bind_interop(m, cls);
   bind_array_api(m);
   bind_utilities(m);
+  bind_fusion(m);
 }
