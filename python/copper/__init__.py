@@ -29,6 +29,8 @@ from copper._numpy_dispatch import get_array_module  # noqa: F401  (and NumPy's 
 from copper._array_api import *  # noqa: F401,F403  (the array API standard: copper is its own namespace)
 from copper import _serialization  # noqa: F401  (pickling for Dask's distributed workers; Dask tokens)
 from copper import _dask  # noqa: F401  (Dask's per-type dispatch for copper chunks, once Dask is imported)
+from copper import jit  # noqa: F401  (kernels written in Python, translated to CUDA C++)
+from copper._vectorize import vectorize  # noqa: F401  (numpy.vectorize on both devices)
 
 ndarray.flat = property(flatiter, doc="A flat iterator over the array in C order (CuPy's flatiter).")
 
