@@ -263,14 +263,12 @@ def _array_decl(tr, obj, node):
 def _atomic(tr, obj, node):
     op = obj.name.split("_", 1)[1] if obj.name.startswith("atomic_") else obj.name.split(".", 1)[1]
     if op == "compare_and_swap":  # Numba: compare_and_swap(array, old, new) on array[0]
-        got = _args(tr, node, ["array", "old", "val"])
+        got = _args(tr, node, ["array", "old", "value"])
         arr = tr.expr(got["array"])
         idx = [Val("0", INT64, True, 0)] * (arr.type.ndim if isinstance(arr.type, ArrayT) else 1)
         op, cmp_node = "cas", got["old"]
     else:
         names = ["array", "index", "cmp", "value"] if op == "cas" else ["array", "index", "value"]
-        if op == "cas" and len(node.args) == 4 and obj.name == "atomic.cas":
-            names = ["array", "index", "old", "value"]
         got = _args(tr, node, names)
         arr = tr.expr(got["array"])
         iv = tr.expr(got["index"])
