@@ -175,6 +175,28 @@ def numba_histogram(data, bins):
         cuda.atomic.add(bins, data[i], 1)
 
 
+# CuPy's documented examples, unchanged but for the import.
+@jit.rawkernel()
+def elementwise_copy(x, y, size):
+    tid = jit.blockIdx.x * jit.blockDim.x + jit.threadIdx.x
+    ntid = jit.gridDim.x * jit.blockDim.x
+    for i in range(tid, size, ntid):
+        y[i] = x[i]
+
+
+@jit.rawkernel()
+def elementwise_copy_shared(x, y):
+    size = len(x)
+    smem = jit.shared_memory(cp.float32, 1024)
+    tid = jit.threadIdx.x
+    ntid = jit.blockDim.x
+    for i in range(tid, size, ntid):
+        smem[i] = x[i]
+    jit.syncthreads()
+    for i in range(tid, size, ntid):
+        y[i] = smem[i]
+
+
 def sample(t, ndim=1):
     return np.zeros((4,) * ndim, dtype=t)
 
@@ -195,6 +217,8 @@ COMPILED = {  # kernel -> host arrays / scalars standing for its arguments
     "warp_ops": (warp_ops, (sample(np.int64, 2),)),
     "counters": (counters, (sample(np.uint32), sample(np.uint32), np.uint32(100))),
     "numba_histogram": (numba_histogram, (sample(np.int32), sample(np.uint64))),
+    "cupy_elementwise_copy": (elementwise_copy, (sample(np.float32), sample(np.float32), np.uint32(4))),
+    "cupy_elementwise_copy_shared": (elementwise_copy_shared, (sample(np.float32), sample(np.float32))),
 }
 
 
@@ -506,3 +530,18 @@ def test_numba_histogram(gpu, rng):
 
 def test_course_lessons(gpu):
     assert load_example().run_lessons(64)
+
+
+def test_cupy_documented_examples(gpu, rng):
+    size = cp.uint32(2 ** 22)
+    x = cp.asarray(rng.normal(size=(int(size),)).astype(np.float32))
+    y = cp.empty((int(size),), dtype=cp.float32)
+    elementwise_copy((128,), (1024,), (x, y, size))  # RawKernel style
+    np.testing.assert_array_equal(y.get(), x.get())
+    y = cp.empty((int(size),), dtype=cp.float32)
+    elementwise_copy[128, 1024](x, y, size)  # Numba style
+    np.testing.assert_array_equal(y.get(), x.get())
+    x = cp.asarray(rng.normal(size=(1000,)).astype(np.float32))
+    y = cp.empty_like(x)
+    elementwise_copy_shared[1, 256](x, y)
+    np.testing.assert_array_equal(y.get(), x.get())

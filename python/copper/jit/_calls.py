@@ -10,7 +10,7 @@ import numpy as np
 
 from copper.jit import _intrinsics as I
 from copper.jit._translate import _FLOAT_FUNCS, _FLOAT_FUNCS2, _PREDICATES, _ATOMIC_TYPES, _error
-from copper.jit._types import ArrayT, BOOL, FLOAT64, INT32, INT64, OBJECT, TUPLE, UINT32, Val, c_name, cast, \
+from copper.jit._types import ArrayT, dname, BOOL, FLOAT64, INT32, INT64, OBJECT, TUPLE, UINT32, Val, c_name, cast, \
     promote
 
 _NUMPY_NAMED = set(_FLOAT_FUNCS) | set(_FLOAT_FUNCS2) | _PREDICATES | {
@@ -94,6 +94,8 @@ def call(tr, obj, node):
 def _builtin_math(tr, obj, node):
     vals = _scalars(tr, node)
     if obj is builtins.pow:
+        if len(vals) != 2:
+            raise tr.unsupported(node, "pow() with other than two arguments")
         import ast
         return tr.binop(ast.Pow(), vals[0], vals[1], node)
     if obj is builtins.abs:
@@ -210,7 +212,7 @@ def _intrinsic(tr, obj, node):
         mask = cast(tr.scalar(tr.expr(got["mask"]), node), UINT32)
         var = tr.scalar(tr.expr(got["var"]), node)
         dt = var.type
-        if dt.name not in ("int32", "uint32", "int64", "uint64", "float32", "float64"):
+        if dname(dt) not in ("int32", "uint32", "int64", "uint64", "float32", "float64"):
             raise tr.type_error(node, f"{obj.name} does not take {dt}")
         lane = cast(tr.scalar(tr.expr(got["lane"]), node), INT32)
         width = cast(tr.scalar(tr.expr(got["width"]), node), INT32) if "width" in got else "32"
@@ -277,21 +279,21 @@ def _atomic(tr, obj, node):
     if not isinstance(arr.type, ArrayT):
         raise tr.type_error(node, f"{obj.name} needs an array as its first argument")
     dt = arr.type.dtype
-    if dt.name not in _ATOMIC_TYPES[op]:
+    if dname(dt) not in _ATOMIC_TYPES[op]:
         raise tr.type_error(node, f"{obj.name} does not support {dt} (CUDA has it for "
                                   f"{', '.join(sorted(_ATOMIC_TYPES[op]))})")
     elem = "&(" + tr.element(arr, idx, node).code + ")"
     value = cast(tr.scalar(tr.expr(got["value"]), node), dt)
-    i64 = dt.name == "int64"
+    i64 = dname(dt) == "int64"
     if op == "cas":
         cmp = cast(tr.scalar(tr.expr(cmp_node), node), dt)
         fn = "_jit_atomic_cas_i64" if i64 else "atomicCAS"
         return Val(f"{fn}({elem}, {cmp}, {value})", dt)
-    if op == "sub" and dt.name not in ("int32", "uint32"):
+    if op == "sub" and dname(dt) not in ("int32", "uint32"):
         op, value = "add", f"({c_name(dt)})(-{value})" if dt.kind != "u" else f"(0ULL - {value})"
     if i64 and op in ("add", "exch", "and", "or", "xor"):
         return Val(f"_jit_atomic_{op}_i64({elem}, {value})", dt)
-    if dt.name == "float64" and op == "exch":
+    if dname(dt) == "float64" and op == "exch":
         return Val(f"_jit_atomic_exch_f64({elem}, {value})", dt)
     return Val(f"atomic{op.capitalize()}({elem}, {value})", dt)
 

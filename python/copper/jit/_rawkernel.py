@@ -8,7 +8,7 @@ import numpy as np
 from copper import _core
 from copper.jit import _prelude
 from copper.jit._translate import Module, translate
-from copper.jit._types import ArrayT, BOOL, FLOAT64, INT64, Val, c_name
+from copper.jit._types import ArrayT, dname, BOOL, FLOAT64, INT64, Val, c_name
 
 _ndarray = _core.ndarray
 
@@ -18,7 +18,7 @@ def _arg_type(arg, i, name):
     ndim and C-contiguity; numbers: NumPy's scalar types)."""
     if isinstance(arg, (_ndarray, np.ndarray)):
         dt = arg.dtype
-        if dt.kind not in "biuf" or dt.name == "float16":
+        if dt.kind not in "biuf" or dname(dt) == "float16":
             raise TypeError(f"copper.jit kernel {name!r}: argument {i} has dtype {dt}, which copper.jit "
                             f"does not support (bool, integers, float32, float64)")
         return ArrayT(dt, arg.ndim, "c" if arg.flags.c_contiguous else "strided")
@@ -28,7 +28,7 @@ def _arg_type(arg, i, name):
         return INT64
     if isinstance(arg, float):
         return FLOAT64
-    if isinstance(arg, np.generic) and arg.dtype.kind in "iuf" and arg.dtype.name != "float16":
+    if isinstance(arg, np.generic) and arg.dtype.kind in "iuf" and dname(arg.dtype) != "float16":
         return arg.dtype
     raise TypeError(f"copper.jit kernel {name!r}: argument {i} has unsupported type {type(arg).__name__} "
                     f"(expected a copper array, a bool, int, float or a NumPy scalar)")

@@ -13,7 +13,7 @@ import textwrap
 import numpy as np
 
 from copper.jit import _intrinsics as I
-from copper.jit._types import (ArrayT, BOOL, FLOAT64, INT32, INT64, OBJECT, TUPLE, UINT32, Val, c_name, cast,
+from copper.jit._types import (ArrayT, dname, BOOL, FLOAT64, INT32, INT64, OBJECT, TUPLE, UINT32, Val, c_name, cast,
                                literal, promote, promote_all)
 
 _CPP_KEYWORDS = set("""alignas alignof and and_eq asm auto bitand bitor bool break case catch char char16_t char32_t
@@ -63,8 +63,18 @@ def _error(cls, where, message):
     return cls(f"{where}: {message}")
 
 
+_SOURCES = {}  # code object -> (ast.FunctionDef, file, first line): read and parsed once
+
+
 def function_source(func):
     """(ast.FunctionDef, file name, first line) of a Python function."""
+    found = _SOURCES.get(func.__code__)
+    if found is None:
+        found = _SOURCES[func.__code__] = _read_source(func)
+    return found
+
+
+def _read_source(func):
     try:
         lines, first = inspect.getsourcelines(func)
     except (OSError, TypeError) as e:
@@ -132,9 +142,10 @@ class FunctionTranslator:
         self.temps = 0
         self.c_names = set()
         self.lineno = self.node.lineno
-        closure = inspect.getclosurevars(func)
-        self.scope = dict(func.__globals__)
-        self.scope.update(closure.nonlocals)
+        self.scope = func.__globals__
+        if func.__closure__:  # closed-over names shadow globals
+            self.scope = dict(func.__globals__)
+            self.scope.update(zip(func.__code__.co_freevars, (c.cell_contents for c in func.__closure__)))
 
     # ---- errors ----
     def where(self, node=None):
@@ -580,6 +591,8 @@ class FunctionTranslator:
         out = self._binop(op, a, b, node)
         if a.weak and b.weak:  # Python numbers give a Python number (weak again)
             out.weak = True
+        if a.positive and b.positive and isinstance(op, (ast.Add, ast.Mult)):
+            out.positive = True  # e.g. gridDim.x * blockDim.x: a range() step with no sign test
         return out
 
     def _binop(self, op, a, b, node):
@@ -597,7 +610,7 @@ class FunctionTranslator:
             helper = "_jit_floordiv" if kind is ast.FloorDiv else "_jit_mod"
             if dt.kind == "b":
                 dt = np.dtype("int8")
-            ct = np.dtype("float32") if dt.name == "float16" else dt
+            ct = np.dtype("float32") if dname(dt) == "float16" else dt
             return self.wrap(f"{helper}({cast(a, ct)}, {cast(b, ct)})", dt)
         if kind is ast.Pow:
             if dt.kind == "b":
@@ -618,7 +631,7 @@ class FunctionTranslator:
 
     def wrap(self, code, dt, force=False):
         """C++ arithmetic on types narrower than int (and float16) gives int/float: cast back."""
-        if force or dt.itemsize < 4 or dt.name == "float16":
+        if force or dt.itemsize < 4 or dname(dt) == "float16":
             return Val(f"(({c_name(dt)}){code})", dt)
         return Val(code, dt)
 
@@ -626,7 +639,7 @@ class FunctionTranslator:
         """A C math function on floats of dtype `dt` (float16 computed in float32)."""
         ct = np.dtype("float32") if dt.itemsize <= 4 else FLOAT64
         fn = _FLOAT_FUNCS.get(name) or _FLOAT_FUNCS2.get(name) or name
-        fn = fn + "f" if ct.name == "float32" else fn
+        fn = fn + "f" if dname(ct) == "float32" else fn
         return f"{fn}({', '.join(cast(a, ct) for a in args)})"
 
     def expr_UnaryOp(self, node):

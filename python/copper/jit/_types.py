@@ -14,9 +14,20 @@ C_NAMES = {
 INT64, FLOAT64, BOOL, INT32, UINT32 = (np.dtype(t) for t in ("int64", "float64", "bool", "int32", "uint32"))
 
 
+_DTYPE_NAMES = {}
+
+
+def dname(dtype):
+    """dtype.name, memoised (NumPy computes it anew on every access)."""
+    name = _DTYPE_NAMES.get(dtype)
+    if name is None:
+        name = _DTYPE_NAMES[dtype] = dtype.name
+    return name
+
+
 def c_name(dtype, what="copper.jit"):
     try:
-        return C_NAMES[np.dtype(dtype).name]
+        return C_NAMES[dname(np.dtype(dtype))]
     except KeyError:
         raise TypeError(f"{what} does not support dtype {np.dtype(dtype).name}") from None
 
@@ -91,10 +102,10 @@ def literal(value, dtype):
         return "true" if value else "false"
     if dtype.kind in "iu":
         v = int(value)
-        suffix = {"int64": "LL", "uint64": "ULL", "uint32": "u", "int32": ""}.get(dtype.name)
+        suffix = {"int64": "LL", "uint64": "ULL", "uint32": "u", "int32": ""}.get(dname(dtype))
         if suffix is None:
             return f"(({c_name(dtype)}){v})"
-        if dtype.name == "int64" and v == -2**63:
+        if dname(dtype) == "int64" and v == -2**63:
             return "(-9223372036854775807LL - 1)"
         return f"{v}{suffix}"
     v = float(value)
@@ -104,9 +115,9 @@ def literal(value, dtype):
         text = "__builtin_huge_val()" if v > 0 else "(-__builtin_huge_val())"
     else:
         text = repr(v)
-    if dtype.name == "float64":
+    if dname(dtype) == "float64":
         return text
-    if dtype.name == "float32":
+    if dname(dtype) == "float32":
         return text + "f" if math.isfinite(v) else f"((float){text})"
     return f"(({c_name(dtype)}){text})"
 
