@@ -137,6 +137,14 @@ def warp_ops(out):
     jit.syncwarp()
 
 
+@cuda.jit
+def numba_lanes(out):
+    i = cuda.grid(1)
+    exp = cuda.laneid  # Numba reads laneid and warpsize as values; `exp` shadows no C function
+    floor = cuda.warpsize
+    out[i] = exp * 1000 + floor + math.exp(0.0)
+
+
 def _atomic_kernel(op):
     """A kernel where thread i applies atomic `op` to out[index[i]] with value[i]."""
     intrinsic = getattr(jit, "atomic_" + op)
@@ -215,6 +223,7 @@ COMPILED = {  # kernel -> host arrays / scalars standing for its arguments
     "scalars": (scalars, (sample(np.float64), 1, 2.5, True, np.uint8(7))),
     "reverse_in_blocks": (reverse_in_blocks, (sample(np.float32), sample(np.float32))),
     "warp_ops": (warp_ops, (sample(np.int64, 2),)),
+    "numba_lanes": (numba_lanes, (sample(np.int32),)),
     "counters": (counters, (sample(np.uint32), sample(np.uint32), np.uint32(100))),
     "numba_histogram": (numba_histogram, (sample(np.int32), sample(np.uint64))),
     "cupy_elementwise_copy": (elementwise_copy, (sample(np.float32), sample(np.float32), np.uint32(4))),
@@ -508,6 +517,12 @@ def test_atomics(gpu, rng, op, dtype):
                  "or": np.bitwise_or, "xor": np.bitwise_xor}[op]
         ufunc.at(expected, index, value)
     np.testing.assert_array_equal(got, expected)
+
+
+def test_numba_lane_values(gpu):
+    out = cp.zeros(64, dtype=cp.int32)
+    numba_lanes[2, 32](out)
+    np.testing.assert_array_equal(out.get(), (np.arange(64) % 32) * 1000 + 33)
 
 
 def test_counters_inc_dec_and_cas(gpu):

@@ -22,7 +22,13 @@ export extern false float for friend goto if inline int long mutable namespace n
 operator or or_eq private protected public register reinterpret_cast return short signed sizeof static
 static_assert static_cast struct switch template this thread_local throw true try typedef typeid typename union
 unsigned using virtual void volatile wchar_t while xor xor_eq threadIdx blockIdx blockDim gridDim warpSize
-float16 complex min max abs""".split())
+float16 complex min max abs isnan isinf isfinite fmod fmodf powf floorf copysign copysignf""".split())
+_CPP_KEYWORDS |= {n + s for n in ("sqrt", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh",
+                                  "tanh", "asinh", "acosh", "atanh", "exp", "expm1", "exp2", "log", "log2", "log10",
+                                  "log1p", "fabs", "floor", "ceil", "trunc", "erf", "erfc", "tgamma", "lgamma",
+                                  "cbrt", "rint", "hypot", "pow") for s in ("", "f")}
+_CPP_KEYWORDS |= {"atomic" + op for op in ("Add", "Sub", "Exch", "Min", "Max", "Inc", "Dec", "CAS", "And", "Or",
+                                           "Xor")}
 
 # math / numpy functions of one or two floats: C name for double (float adds 'f').
 _FLOAT_FUNCS = {
@@ -359,7 +365,7 @@ class FunctionTranslator:
         if len(node.targets) > 1 and value.is_scalar and not value.is_lit:
             t = self.temp()
             self.emit(f"const {c_name(value.type)} {t} = {value.code};")
-            value = Val(t, value.type)
+            value = Val(t, value.type, value.weak)
         for target in node.targets:
             self.assign(target, value, node)
 
@@ -377,7 +383,7 @@ class FunctionTranslator:
                 if e.is_scalar and not e.is_lit:
                     t = self.temp()
                     self.emit(f"const {c_name(e.type)} {t} = {e.code};")
-                    e = Val(t, e.type)
+                    e = Val(t, e.type, e.weak)
                 temps.append(e)
             for t, e in zip(target.elts, temps):
                 self.assign(t, e, node)
@@ -469,8 +475,9 @@ class FunctionTranslator:
             return False
         return v.type is OBJECT and v.const is obj
 
-    def expr_Name(self, node):
-        return self.lookup(node.id, node)
+    def expr_Name(self, node, raw=False):
+        v = self.lookup(node.id, node)
+        return v if raw else self.intrinsic_value(v, node)
 
     def expr_Constant(self, node):
         if isinstance(node.value, (bool, int, float)):
@@ -482,7 +489,7 @@ class FunctionTranslator:
     def expr_Tuple(self, node):
         return Val([self.expr(e) for e in node.elts], TUPLE)
 
-    def expr_Attribute(self, node):
+    def expr_Attribute(self, node, raw=False):
         base = self.expr(node.value)
         attr = node.attr
         if isinstance(base.type, ArrayT):
@@ -508,24 +515,23 @@ class FunctionTranslator:
                 if attr not in ("x", "y", "z"):
                     raise self.type_error(node, f"{obj.name} has .x, .y and .z, not .{attr}")
                 return Val(f"{obj.name}.{attr}", UINT32, positive=obj.name in ("blockDim", "gridDim"))
-            if obj is I.laneid:
-                return Val("_jit_laneid()", UINT32)
             try:
                 value = getattr(obj, attr)
             except AttributeError:
                 raise self.type_error(node, f"{obj!r} has no attribute {attr!r}") from None
             v = self.const_val(value, node)
-            return self.intrinsic_value(v)
+            return v if raw else self.intrinsic_value(v, node)
         if base.is_scalar and attr in ("real",):
             return base
         raise self.unsupported(node, f"the attribute .{attr} of a {base.type}")
 
-    def intrinsic_value(self, v):
-        """Intrinsics that are values rather than calls in Numba's spelling."""
-        if v.type is OBJECT and v.const is I.laneid:
-            return v  # called or read: expr_Call / uses handle both
-        if v.type is OBJECT and v.const is I.warpsize:
-            return Val("warpSize", INT32)
+    def intrinsic_value(self, v, node):
+        """Intrinsics read as values: Numba's `cuda.laneid`, and `warpsize` (both spellings)."""
+        if v.type is OBJECT and (v.const is I.laneid or v.const is I.warpsize):
+            if not self.module.device:
+                raise self.unsupported(node, f"{v.const.name} outside a GPU kernel (copper.vectorize functions "
+                                             f"are elementwise)")
+            return Val("_jit_laneid()", UINT32) if v.const is I.laneid else Val("warpSize", INT32)
         return v
 
     def dim(self, arr, d):
@@ -694,7 +700,13 @@ class FunctionTranslator:
 
     # ---- calls ----
     def expr_Call(self, node):
-        f = self.expr(node.func)
+        func = node.func  # resolved raw: `jit.laneid()` calls what `cuda.laneid` reads
+        if isinstance(func, ast.Name):
+            f = self.expr_Name(func, raw=True)
+        elif isinstance(func, ast.Attribute):
+            f = self.expr_Attribute(func, raw=True)
+        else:
+            f = self.expr(func)
         if f.type is not OBJECT:
             raise self.type_error(node, "only functions known when the kernel is translated can be called")
         obj = f.const
