@@ -86,15 +86,33 @@ class vectorize:
         return kernel(*args)
 
     def _build(self, dtypes):
+        from copper.jit import _cache
+        for dt in dtypes:
+            if dt.kind not in "biuf":
+                raise TypeError(f"copper.vectorize does not support dtype {dt}")
+        key = ("vectorize", tuple(dt.str for dt in dtypes),
+               None if self.otypes is None else tuple(dt.str for dt in self.otypes))
+        source = _cache.load(self.pyfunc, key)
+        if source is None:
+            recorder = _cache.Recorder()
+            source = self._translate(dtypes, recorder)
+            _cache.store(self.pyfunc, key, recorder, source)
+        kernel = ElementwiseKernel(source["in_params"], source["out_params"], source["operation"],
+                                   name=source["name"], preamble=source["preamble"],
+                                   return_tuple=source["return_tuple"])
+        kernel.jit_source = source["preamble"] + "\n// operation: " + source["operation"]
+        return kernel
+
+    def _translate(self, dtypes, recorder):
+        """The ElementwiseKernel's arguments for these input dtypes (JSON, for the disk cache)."""
         from copper.jit import _prelude
         from copper.jit._translate import Module, translate
         from copper.jit._types import TUPLE, Val, c_name
 
-        for dt in dtypes:
-            if dt.kind not in "biuf":
-                raise TypeError(f"copper.vectorize does not support dtype {dt}")
         params = [Val("", dt) for dt in dtypes]
-        probe = translate(self.pyfunc, Module(device=False), params, python_math=True, device_function=True)[0]
+        module = Module(device=False)
+        module.recorder = recorder
+        probe = translate(self.pyfunc, module, params, python_math=True, device_function=True)[0]
         rets = probe.return_types
         if not rets:
             raise TypeError(f"{probe.where()}: {self.__name__} must return a value for copper.vectorize")
@@ -114,7 +132,9 @@ class vectorize:
             out_types = self.otypes
         for dt in out_types:
             c_name(dt, "copper.vectorize")
-        real, plist, lines = translate(self.pyfunc, Module(device=False), params, python_math=True,
+        module = Module(device=False)
+        module.recorder = recorder
+        real, plist, lines = translate(self.pyfunc, module, params, python_math=True,
                                        return_dtype=out_types[0] if nout is None else list(out_types),
                                        device_function=True)
         fname = "_jit_vec_" + re.sub(r"\W", "_", self.__name__)
@@ -127,13 +147,12 @@ class vectorize:
             refs = [f"{c_name(dt)}& _jit_r{k}" for k, dt in enumerate(out_types)]
             header = f"__device__ inline void {fname}({', '.join(plist + refs)})"
             operation = f"{fname}({', '.join(ins + outs)});"
-        preamble = "\n".join([_prelude.SCALAR, *real.module.functions, header + " {", *lines, "}"])
-        in_params = ", ".join(f"{dt.name} {n}" for dt, n in zip(dtypes, ins))
-        out_params = ", ".join(f"{dt.name} {n}" for dt, n in zip(out_types, outs))
-        kernel = ElementwiseKernel(in_params, out_params, operation, name=fname.lstrip("_"), preamble=preamble,
-                                   return_tuple=nout is not None)
-        kernel.jit_source = preamble + "\n// operation: " + operation
-        return kernel
+        return {
+            "in_params": ", ".join(f"{dt.name} {n}" for dt, n in zip(dtypes, ins)),
+            "out_params": ", ".join(f"{dt.name} {n}" for dt, n in zip(out_types, outs)),
+            "operation": operation, "name": fname.lstrip("_"), "return_tuple": nout is not None,
+            "preamble": "\n".join([_prelude.SCALAR, *module.functions, header + " {", *lines, "}"]),
+        }
 
     def __repr__(self):
         return f"<copper.vectorize {self.__name__}>"

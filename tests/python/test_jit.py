@@ -357,6 +357,37 @@ def test_intrinsics_outside_kernels_raise():
         jit.syncthreads()
 
 
+SCALE = 3
+
+
+def scaled_copy(x, y):
+    for i in range(jit.grid(1), x.size, jit.gridsize(1)):
+        y[i] = x[i] * SCALE
+
+
+def copy_through_device_function(x, y):
+    for i in range(jit.grid(1), x.size, jit.gridsize(1)):
+        y[i] = squared(x[i])
+
+
+def test_translations_are_kept_on_disk(monkeypatch, tmp_path):
+    import copper.jit._rawkernel as rk
+    monkeypatch.setenv("COPPER_CACHE_DIR", str(tmp_path))
+    args = (sample(np.float32), sample(np.float32))
+    code = jit.rawkernel()(scaled_copy).specialize(*args).code
+    assert len(list((tmp_path / "jit").iterdir())) == 1
+
+    def no_translation(*a, **k):
+        raise AssertionError("translated again")
+    with monkeypatch.context() as m:
+        m.setattr(rk, "translate", no_translation)
+        assert jit.rawkernel()(scaled_copy).specialize(*args).code == code  # a fresh kernel object: from disk
+    monkeypatch.setitem(globals(), "SCALE", 5)  # a global it read changed: translated anew
+    assert "x[i] * 5.0f" in jit.rawkernel()(scaled_copy).specialize(*args).code
+    jit.rawkernel()(copy_through_device_function).specialize(*args)  # calls Python: not stored
+    assert len(list((tmp_path / "jit").iterdir())) == 1  # the changed global replaced the entry
+
+
 # ---- compilation with NVRTC for sm_90 (no GPU needed) ----
 
 @needs_nvrtc

@@ -298,3 +298,15 @@ def test_errors_name_the_python_line(device):
         cp.vectorize(poly, signature="(n),(n)->()")
     with pytest.raises(TypeError, match="complex"):
         cp.vectorize(poly)(cp.ones(2, dtype=cp.complex64), 1)
+
+
+def test_translation_is_kept_on_disk(device, monkeypatch, tmp_path):
+    import copper._vectorize as vec
+    monkeypatch.setenv("COPPER_CACHE_DIR", str(tmp_path))
+    x = cp.arange(5, dtype=cp.float32)
+    expected = cp.vectorize(relu_scaled)(x, np.float32(2)).get()
+
+    def no_translation(*a, **k):
+        raise AssertionError("translated again")
+    monkeypatch.setattr(vec.vectorize, "_translate", no_translation)
+    np.testing.assert_array_equal(cp.vectorize(relu_scaled)(x, np.float32(2)).get(), expected)

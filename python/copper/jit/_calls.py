@@ -311,6 +311,7 @@ def _device_call(tr, func, node):
             raise tr.type_error(a, "device functions take numbers and kernel-argument arrays")
         vals.append(v)
     from copper.jit._translate import translate
+    tr.module.recorder.cacheable = False  # the callee's source is not part of the cache key
     key = (func, tuple(_type_key(v.type) for v in vals))
     entry = tr.module.device_funcs.get(key)
     if entry is None:

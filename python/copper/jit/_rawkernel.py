@@ -6,7 +6,7 @@ import re
 import numpy as np
 
 from copper import _core
-from copper.jit import _prelude
+from copper.jit import _cache, _prelude
 from copper.jit._translate import Module, translate
 from copper.jit._types import ArrayT, dname, BOOL, FLOAT64, INT64, Val, c_name
 
@@ -41,14 +41,20 @@ def _key_of(t):
 class Specialization:
     """One translation: `code` (CUDA C++), `name` and the `kernel` (a copper.RawKernel)."""
 
-    def __init__(self, func, types):
-        module = Module(device=True)
-        tr, params, lines = translate(func, module, [Val("", t) for t in types])
-        self.name = "jit_" + re.sub(r"\W", "_", func.__name__)
-        self.code = "\n".join([
-            f"// copper.jit translation of {func.__qualname__} ({tr.file}:{tr.first_line})",
-            _prelude.SCALAR, _prelude.DEVICE, *module.functions,
-            f'extern "C" __global__ void {self.name}({", ".join(params)}) {{', *lines, "}", ""])
+    def __init__(self, func, types, key):
+        cache_key = ("rawkernel", key)
+        payload = _cache.load(func, cache_key)
+        if payload is None:
+            module = Module(device=True)
+            tr, params, lines = translate(func, module, [Val("", t) for t in types])
+            name = "jit_" + re.sub(r"\W", "_", func.__name__)
+            code = "\n".join([
+                f"// copper.jit translation of {func.__qualname__} ({tr.file}:{tr.first_line})",
+                _prelude.SCALAR, _prelude.DEVICE, *module.functions,
+                f'extern "C" __global__ void {name}({", ".join(params)}) {{', *lines, "}", ""])
+            payload = {"code": code, "name": name}
+            _cache.store(func, cache_key, module.recorder, payload)
+        self.code, self.name = payload["code"], payload["name"]
         self.kernel = _core.RawKernel(self.code, self.name)
         self.strided = [isinstance(t, ArrayT) and t.layout == "strided" for t in types]
 
@@ -77,7 +83,7 @@ class JitKernel:
         key = tuple(_key_of(t) for t in types)
         spec = self._specializations.get(key)
         if spec is None:
-            spec = self._specializations[key] = Specialization(self._func, types)
+            spec = self._specializations[key] = Specialization(self._func, types, key)
         self._last = spec
         return spec
 

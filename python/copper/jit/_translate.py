@@ -12,6 +12,7 @@ import textwrap
 
 import numpy as np
 
+from copper.jit import _cache
 from copper.jit import _intrinsics as I
 from copper.jit._types import (ArrayT, dname, BOOL, FLOAT64, INT32, INT64, OBJECT, TUPLE, UINT32, Val, c_name, cast,
                                literal, promote, promote_all)
@@ -99,6 +100,7 @@ class Module:
         self.device = device          # True: a GPU kernel (atomics, thread indices allowed)
         self.functions = []           # C++ text of device functions, in dependency order
         self.device_funcs = {}        # (python function, arg signature) -> (C name, return Val type)
+        self.recorder = _cache.Recorder()  # the globals read, for the disk cache
 
 
 def translate(func, module, params, python_math=False, return_dtype=None, device_function=False):
@@ -463,8 +465,10 @@ class FunctionTranslator:
         if name in self.vars:
             return self.vars[name]
         if name in self.scope:
+            self.module.recorder.note(name, self.scope[name])
             return self.const_val(self.scope[name], node)
         if hasattr(builtins, name):
+            self.module.recorder.note(name, getattr(builtins, name))
             return self.const_val(getattr(builtins, name), node)
         raise _error(NameError, self.where(node), f"name '{name}' is not defined")
 
@@ -515,6 +519,8 @@ class FunctionTranslator:
                 if attr not in ("x", "y", "z"):
                     raise self.type_error(node, f"{obj.name} has .x, .y and .z, not .{attr}")
                 return Val(f"{obj.name}.{attr}", UINT32, positive=obj.name in ("blockDim", "gridDim"))
+            if not _cache.stable_module(obj):
+                self.module.recorder.cacheable = False  # e.g. cfg.TILE: not checked on load
             try:
                 value = getattr(obj, attr)
             except AttributeError:
