@@ -310,3 +310,28 @@ def test_translation_is_kept_on_disk(device, monkeypatch, tmp_path):
         raise AssertionError("translated again")
     monkeypatch.setattr(vec.vectorize, "_translate", no_translation)
     np.testing.assert_array_equal(cp.vectorize(relu_scaled)(x, np.float32(2)).get(), expected)
+
+
+VECTORIZED = [(poly, [np.int32, np.float32]), (relu_scaled, [np.float32, np.float32]), (piecewise, [np.float64]),
+              (every_math, [np.float32]), (every_math, [np.int64]), (python_ints, [np.int8, np.int8]),
+              (unsigned_ints, [np.uint64, np.uint64]), (float_divmod, [np.float32, np.float32]),
+              (loops, [np.float64]), (casts, [np.float32]), (compare, [np.uint16, np.int16]),
+              (sum_and_difference, [np.int32, np.float64])]
+
+
+@pytest.mark.parametrize("func,dtypes", VECTORIZED, ids=lambda v: getattr(v, "__name__", None))
+def test_translations_compile_with_nvrtc(func, dtypes):
+    # The GPU runs the same preamble through NVRTC: compile it for sm_90 (no GPU needed)
+    # inside a kernel that calls it as ElementwiseKernel's operation does.
+    from test_raw_kernel import HAS_NVRTC
+    if not HAS_NVRTC:
+        pytest.skip("needs NVRTC (the CUDA toolkit)")
+    from copper.jit._cache import Recorder
+    from copper.jit._types import c_name
+    dtypes = [np.dtype(t) for t in dtypes]
+    source = cp.vectorize(func)._translate(dtypes, Recorder())
+    ins = [f"{c_name(t)} in{k}" for k, t in enumerate(dtypes)]
+    outs = [f"{c_name(np.dtype(t.split()[0]))}* out{k}_p" for k, t in enumerate(source["out_params"].split(", "))]
+    body = "".join(f"auto& out{k} = *out{k}_p;" for k in range(len(outs))) + source["operation"]
+    code = source["preamble"] + f'\nextern "C" __global__ void k({", ".join(ins + outs)}) {{ {body} }}\n'
+    cp.RawKernel(code, "k").compile()
