@@ -162,7 +162,8 @@ ATOMIC_DTYPES = {
     "add": [np.int32, np.uint32, np.int64, np.uint64, np.float32, np.float64],
     "sub": [np.int32, np.uint32, np.int64, np.uint64, np.float32, np.float64],
     "exch": [np.int32, np.uint32, np.int64, np.uint64, np.float32, np.float64],
-    "min": [np.int32, np.uint32, np.int64, np.uint64], "max": [np.int32, np.uint32, np.int64, np.uint64],
+    "min": [np.int32, np.uint32, np.int64, np.uint64, np.float32, np.float64],
+    "max": [np.int32, np.uint32, np.int64, np.uint64, np.float32, np.float64],
     "and": [np.int32, np.uint32, np.int64, np.uint64], "or": [np.int32, np.uint32, np.int64, np.uint64],
     "xor": [np.int32, np.uint32, np.int64, np.uint64],
 }
@@ -300,7 +301,7 @@ def kernel_indexing_2d_with_one(x):
 
 
 def kernel_atomic_min_float(x):
-    jit.atomic_min(x, 0, 1.0)
+    jit.atomic_and(x, 0, 1.0)
 
 
 def kernel_shared_with_runtime_size(x):
@@ -319,7 +320,7 @@ def kernel_with_complex(x):
     (kernel_calling_print, (sample(np.float32),), NotImplementedError, "a call of <built-in function print>"),
     (kernel_with_undefined_name, (sample(np.float32),), NameError, "undefined_thing"),
     (kernel_indexing_2d_with_one, (sample(np.float32, 2),), NotImplementedError, "2-D array with 1 indices"),
-    (kernel_atomic_min_float, (sample(np.float32),), TypeError, "atomic_min does not support float32"),
+    (kernel_atomic_min_float, (sample(np.float32),), TypeError, "atomic_and does not support float32"),
     (kernel_shared_with_runtime_size, (sample(np.float32),), TypeError, "known when the kernel is translated"),
     (kernel_with_complex, (sample(np.float32),), NotImplementedError, "the constant 1j"),
 ])

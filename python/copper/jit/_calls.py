@@ -293,6 +293,8 @@ def _atomic(tr, obj, node):
         op, value = "add", f"({c_name(dt)})(-{value})" if dt.kind != "u" else f"(0ULL - {value})"
     if i64 and op in ("add", "exch", "and", "or", "xor"):
         return Val(f"_jit_atomic_{op}_i64({elem}, {value})", dt)
+    if dt.kind == "f" and op in ("min", "max"):
+        return Val(f"_jit_atomic_{op}_f{dt.itemsize * 8}({elem}, {value})", dt)
     if dname(dt) == "float64" and op == "exch":
         return Val(f"_jit_atomic_exch_f64({elem}, {value})", dt)
     return Val(f"atomic{op.capitalize()}({elem}, {value})", dt)

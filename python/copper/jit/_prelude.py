@@ -93,6 +93,26 @@ COPPER_JIT_ATOMIC_I64(_jit_atomic_xor_i64, atomicXor)
 __device__ __forceinline__ long long _jit_atomic_cas_i64(long long* p, long long c, long long v) {
   return (long long)atomicCAS((unsigned long long*)p, (unsigned long long)c, (unsigned long long)v);
 }
+// Float min/max (CUDA has none): a compare-and-swap loop that writes only a better value,
+// so a NaN value is ignored.
+#define COPPER_JIT_ATOMIC_FLOAT(NAME, T, I, TO_I, TO_T, BETTER)                              \
+  __device__ __forceinline__ T NAME(T* p, T v) {                                           \
+    I* a = reinterpret_cast<I*>(p);                                                          \
+    I old = *a, assumed;                                                                     \
+    do {                                                                                     \
+      assumed = old;                                                                         \
+      if (!(v BETTER TO_T(assumed))) break;                                                  \
+      old = atomicCAS(a, assumed, TO_I(v));                                                  \
+    } while (assumed != old);                                                                \
+    return TO_T(old);                                                                        \
+  }
+COPPER_JIT_ATOMIC_FLOAT(_jit_atomic_min_f32, float, int, __float_as_int, __int_as_float, <)
+COPPER_JIT_ATOMIC_FLOAT(_jit_atomic_max_f32, float, int, __float_as_int, __int_as_float, >)
+COPPER_JIT_ATOMIC_FLOAT(_jit_atomic_min_f64, double, unsigned long long, (unsigned long long)__double_as_longlong,
+                        __longlong_as_double, <)
+COPPER_JIT_ATOMIC_FLOAT(_jit_atomic_max_f64, double, unsigned long long, (unsigned long long)__double_as_longlong,
+                        __longlong_as_double, >)
+#undef COPPER_JIT_ATOMIC_FLOAT
 __device__ __forceinline__ double _jit_atomic_exch_f64(double* p, double v) {
   return __longlong_as_double((long long)atomicExch((unsigned long long*)p, (unsigned long long)__double_as_longlong(v)));
 }
