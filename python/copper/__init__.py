@@ -32,6 +32,11 @@ from copper import _dask  # noqa: F401  (Dask's per-type dispatch for copper chu
 from copper import jit  # noqa: F401  (kernels written in Python, translated to CUDA C++)
 from copper._vectorize import vectorize  # noqa: F401  (numpy.vectorize on both devices)
 
+from copper._fuse import fuse  # noqa: F401  (CuPy's explicit fusion decorator)
+from copper._fusion_trace import traced_functions as _traced_functions
+
+globals().update(_traced_functions(globals()))  # sum, where, ... answer copper.fuse's proxies
+
 ndarray.flat = property(flatiter, doc="A flat iterator over the array in C order (CuPy's flatiter).")
 
 __version__ = "0.1.0"

@@ -36,4 +36,5 @@ void bind_elementwise(nb::module_& m);  // sinc, i0, fix, nan_to_num, isclose, a
 void set_python_error_from_current_exception();
 void bind_interop(nb::module_& m, ArrayClass& cls);  // __dlpack__, __cuda_array_interface__, DLPack import
 void bind_array_api(nb::module_& m);  // cumulative_sum, vecdot, unstack, diff, meshgrid, ... (array API names)
+void bind_fusion(nb::module_& m);  // copper.fuse: the ufuncs' proxy hook, the op functors' source
 }  // namespace copper::python

@@ -31,4 +31,5 @@ NB_MODULE(_core, m) {
   bind_elementwise(m);
   bind_interop(m, cls);
   bind_array_api(m);
+  bind_fusion(m);
 }
