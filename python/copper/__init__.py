@@ -29,6 +29,9 @@ from copper._numpy_dispatch import get_array_module  # noqa: F401  (and NumPy's 
 from copper._array_api import *  # noqa: F401,F403  (the array API standard: copper is its own namespace)
 from copper import _serialization  # noqa: F401  (pickling for Dask's distributed workers; Dask tokens)
 from copper import _dask  # noqa: F401  (Dask's per-type dispatch for copper chunks, once Dask is imported)
+from copper._padding import pad  # noqa: F401  (numpy.pad: every mode; the core in C++)
+from copper._numerical import *  # noqa: F401,F403  (polyfit, matvec, vecmat, row_stack)
+from copper._functional import *  # noqa: F401,F403  (apply_along_axis, apply_over_axes, piecewise)
 
 ndarray.flat = property(flatiter, doc="A flat iterator over the array in C order (CuPy's flatiter).")
 
