@@ -29,6 +29,13 @@ nb::list to_list(std::vector<ndarray> arrays) {
   return out;
 }
 
+// A bitorder that is not a string is refused with the same ValueError as a wrong name
+// (as CuPy; NumPy's TypeError names an internal function).
+std::string bitorder_from_py(nb::handle obj) {
+  if (!PyUnicode_Check(obj.ptr())) throw ValueError("'order' must be either 'little' or 'big'");
+  return nb::cast<std::string>(obj);
+}
+
 Slice slice_from_py(nb::handle obj) {
   auto part = [&](const char* name) -> std::optional<std::int64_t> {
     nb::object v = obj.attr(name);
@@ -178,16 +185,17 @@ void bind_manipulation_extra(nb::module_& m) {
       nb::arg("array"), nb::arg("widths"), nb::arg("mode"), nb::arg("constant_values"), nb::arg("end_values"),
       nb::arg("stat_length"), nb::arg("reflect_type"));
   m.def(
-      "packbits", [](nb::handle a, nb::handle axis, const std::string& bitorder) {
-        return packbits(arr(a), opt_int(axis), bitorder);
+      "packbits",
+      [](nb::handle a, nb::handle axis, nb::handle bitorder) {
+        return packbits(arr(a), opt_int(axis), bitorder_from_py(bitorder));
       },
       nb::arg("a"), nb::arg("axis") = nb::none(), nb::arg("bitorder") = "big");
   m.def(
       "unpackbits",
-      [](nb::handle a, nb::handle axis, nb::handle count, const std::string& bitorder) {
+      [](nb::handle a, nb::handle axis, nb::handle count, nb::handle bitorder) {
         std::optional<std::int64_t> c;
         if (!count.is_none()) c = nb::cast<std::int64_t>(count.attr("__index__")());
-        return unpackbits(arr(a), opt_int(axis), c, bitorder);
+        return unpackbits(arr(a), opt_int(axis), c, bitorder_from_py(bitorder));
       },
       nb::arg("a"), nb::arg("axis") = nb::none(), nb::arg("count") = nb::none(), nb::arg("bitorder") = "big");
 }
