@@ -1,6 +1,6 @@
 // Python bindings for reductions, statistics and scans: module functions with
 // NumPy's signatures and the matching ndarray methods. Results are copper arrays
-// (0-d for full reductions, as CuPy's), except count_nonzero(axis=None) -> int.
+// (0-d for full reductions, as CuPy's); count_nonzero(axis=None) too.
 #include <Python.h>
 
 #include "bindings.h"
@@ -29,7 +29,7 @@ void def_with_dtype(nb::module_& m, ArrayClass& cls, const char* name, ReduceFn 
       name,
       [fn](nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out, bool keepdims) {
         ndarray arr = array_arg(a);
-        return fn(arr, axes_arg(axis, arr.ndim()), options(dtype, out, keepdims));
+        return with_out(fn(arr, axes_arg(axis, arr.ndim()), options(dtype, out, keepdims)), out);
       },
       nb::arg("a"), nb::arg("axis") = nb::none(), nb::arg("dtype") = nb::none(), nb::arg("out") = nb::none(),
       nb::arg("keepdims") = false);
@@ -37,7 +37,7 @@ void def_with_dtype(nb::module_& m, ArrayClass& cls, const char* name, ReduceFn 
     cls.def(
         name,
         [fn](const ndarray& a, nb::handle axis, nb::handle dtype, nb::handle out, bool keepdims) {
-          return fn(a, axes_arg(axis, a.ndim()), options(dtype, out, keepdims));
+          return with_out(fn(a, axes_arg(axis, a.ndim()), options(dtype, out, keepdims)), out);
         },
         nb::arg("axis") = nb::none(), nb::arg("dtype") = nb::none(), nb::arg("out") = nb::none(),
         nb::arg("keepdims") = false);
@@ -49,14 +49,14 @@ void def_without_dtype(nb::module_& m, ArrayClass* cls, const char* name, Reduce
       name,
       [fn](nb::handle a, nb::handle axis, nb::handle out, bool keepdims) {
         ndarray arr = array_arg(a);
-        return fn(arr, axes_arg(axis, arr.ndim()), options(nb::none(), out, keepdims));
+        return with_out(fn(arr, axes_arg(axis, arr.ndim()), options(nb::none(), out, keepdims)), out);
       },
       nb::arg("a"), nb::arg("axis") = nb::none(), nb::arg("out") = nb::none(), nb::arg("keepdims") = false);
   if (cls)
     cls->def(
         name,
         [fn](const ndarray& a, nb::handle axis, nb::handle out, bool keepdims) {
-          return fn(a, axes_arg(axis, a.ndim()), options(nb::none(), out, keepdims));
+          return with_out(fn(a, axes_arg(axis, a.ndim()), options(nb::none(), out, keepdims)), out);
         },
         nb::arg("axis") = nb::none(), nb::arg("out") = nb::none(), nb::arg("keepdims") = false);
 }
@@ -82,7 +82,8 @@ void def_with_ddof(nb::module_& m, ArrayClass* cls, const char* name, ReduceFn f
       [fn](nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out, nb::handle ddof, bool keepdims,
            nb::handle correction) {
         ndarray arr = array_arg(a);
-        return fn(arr, axes_arg(axis, arr.ndim()), options(dtype, out, keepdims, ddof_arg(ddof, correction)));
+        return with_out(fn(arr, axes_arg(axis, arr.ndim()), options(dtype, out, keepdims, ddof_arg(ddof, correction))),
+                        out);
       },
       nb::arg("a"), nb::arg("axis") = nb::none(), nb::arg("dtype") = nb::none(), nb::arg("out") = nb::none(),
       nb::arg("ddof") = 0, nb::arg("keepdims") = false, nb::kw_only(), nb::arg("correction") = nb::none());
@@ -91,7 +92,8 @@ void def_with_ddof(nb::module_& m, ArrayClass* cls, const char* name, ReduceFn f
         name,
         [fn](const ndarray& a, nb::handle axis, nb::handle dtype, nb::handle out, nb::handle ddof, bool keepdims,
              nb::handle correction) {
-          return fn(a, axes_arg(axis, a.ndim()), options(dtype, out, keepdims, ddof_arg(ddof, correction)));
+          return with_out(fn(a, axes_arg(axis, a.ndim()), options(dtype, out, keepdims, ddof_arg(ddof, correction))),
+                          out);
         },
         nb::arg("axis") = nb::none(), nb::arg("dtype") = nb::none(), nb::arg("out") = nb::none(),
         nb::arg("ddof") = 0, nb::arg("keepdims") = false, nb::kw_only(), nb::arg("correction") = nb::none());
@@ -99,20 +101,26 @@ void def_with_ddof(nb::module_& m, ArrayClass* cls, const char* name, ReduceFn f
 
 // argmin-like: (a, axis=None, out=None, *, keepdims=False)
 void def_arg(nb::module_& m, ArrayClass* cls, const char* name, ArgFn fn) {
+  // dtype= (keyword-only here) is CuPy's: the index dtype of the result.
+  auto call = [fn, name](const ndarray& a, nb::handle axis, nb::handle out, bool keepdims,
+                         nb::handle dtype) -> nb::object {
+    std::optional<DType> t = optional_dtype(dtype);
+    if (!t) return with_out(fn(a, single_axis_arg(axis), keepdims, out_arg(out)), out);
+    if (!is_integer(*t)) throw TypeError(std::string(name) + "() dtype= must be an integer dtype");
+    ndarray r = fn(a, single_axis_arg(axis), keepdims, std::nullopt).astype(*t, Casting::unsafe, false);
+    if (std::optional<ndarray> o = out_arg(out)) copyto(*o, r, Casting::same_kind);
+    return with_out(std::move(r), out);
+  };
   m.def(
       name,
-      [fn](nb::handle a, nb::handle axis, nb::handle out, bool keepdims) {
-        return fn(array_arg(a), single_axis_arg(axis), keepdims, out_arg(out));
+      [call](nb::handle a, nb::handle axis, nb::handle out, bool keepdims, nb::handle dtype) {
+        return call(array_arg(a), axis, out, keepdims, dtype);
       },
       nb::arg("a"), nb::arg("axis") = nb::none(), nb::arg("out") = nb::none(), nb::kw_only(),
-      nb::arg("keepdims") = false);
+      nb::arg("keepdims") = false, nb::arg("dtype") = nb::none());
   if (cls)
-    cls->def(
-        name,
-        [fn](const ndarray& a, nb::handle axis, nb::handle out, bool keepdims) {
-          return fn(a, single_axis_arg(axis), keepdims, out_arg(out));
-        },
-        nb::arg("axis") = nb::none(), nb::arg("out") = nb::none(), nb::kw_only(), nb::arg("keepdims") = false);
+    cls->def(name, call, nb::arg("axis") = nb::none(), nb::arg("out") = nb::none(), nb::kw_only(),
+             nb::arg("keepdims") = false, nb::arg("dtype") = nb::none());
 }
 
 // cumsum-like: (a, axis=None, dtype=None, out=None)
@@ -120,14 +128,14 @@ void def_scan(nb::module_& m, ArrayClass* cls, const char* name, ScanFn fn) {
   m.def(
       name,
       [fn](nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out) {
-        return fn(array_arg(a), single_axis_arg(axis), optional_dtype(dtype), out_arg(out));
+        return with_out(fn(array_arg(a), single_axis_arg(axis), optional_dtype(dtype), out_arg(out)), out);
       },
       nb::arg("a"), nb::arg("axis") = nb::none(), nb::arg("dtype") = nb::none(), nb::arg("out") = nb::none());
   if (cls)
     cls->def(
         name,
         [fn](const ndarray& a, nb::handle axis, nb::handle dtype, nb::handle out) {
-          return fn(a, single_axis_arg(axis), optional_dtype(dtype), out_arg(out));
+          return with_out(fn(a, single_axis_arg(axis), optional_dtype(dtype), out_arg(out)), out);
         },
         nb::arg("axis") = nb::none(), nb::arg("dtype") = nb::none(), nb::arg("out") = nb::none());
 }
@@ -169,10 +177,9 @@ void bind_reductions(nb::module_& m, ArrayClass& cls) {
       "count_nonzero",
       [](nb::handle a, nb::handle axis, bool keepdims) -> nb::object {
         ndarray arr = array_arg(a);
-        ndarray r = copper::count_nonzero(arr, axes_arg(axis, arr.ndim()), keepdims);
-        // NumPy gives a plain integer for a full count.
-        if (axis.is_none() && !keepdims) return scalar_to_py(r.item());
-        return nb::cast(r);
+        // A full count stays a 0-d array (CuPy and the array API standard; NumPy gives a
+        // Python int, which would cost a device synchronization here).
+        return nb::cast(copper::count_nonzero(arr, axes_arg(axis, arr.ndim()), keepdims));
       },
       nb::arg("a"), nb::arg("axis") = nb::none(), nb::kw_only(), nb::arg("keepdims") = false);
 }

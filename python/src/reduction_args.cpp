@@ -35,6 +35,10 @@ std::optional<ndarray> out_arg(nb::handle out) {
   return nb::cast<ndarray>(out);
 }
 
+nb::object with_out(ndarray result, nb::handle out) {
+  return out.is_none() ? nb::cast(std::move(result)) : nb::borrow(out);
+}
+
 ndarray array_arg(nb::handle a) {
   if (nb::isinstance<ndarray>(a)) return nb::cast<ndarray>(a);
   return array_from_py(a, std::nullopt, default_device());

@@ -12,6 +12,9 @@ Axes axes_arg(nb::handle axis, int ndim);
 std::optional<int> single_axis_arg(nb::handle axis);
 // out: None or a copper array (TypeError otherwise).
 std::optional<ndarray> out_arg(nb::handle out);
+// What a function given out= returns: the caller's own out object (NumPy returns out
+// itself, so `f(x, out=o) is o`), else the new result.
+nb::object with_out(ndarray result, nb::handle out);
 // A copper array as it is; anything else (NumPy arrays, lists, scalars) copied to the default device.
 ndarray array_arg(nb::handle a);
 // An optional array argument: None -> nullopt, else array_arg on `device`.

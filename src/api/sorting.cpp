@@ -78,7 +78,7 @@ void check_partition(const ndarray& a, const std::vector<std::int64_t>& kth, std
                      const std::string& kind) {
   if (kind != "introselect") throw ValueError("select kind must be 'introselect' (got '" + kind + "')");
   std::int64_t n = a.size();
-  if (axis) n = a.ndim() ? a.shape()[normalize_axis(*axis, a.ndim())] : (normalize_axis(*axis, 1), 1);
+  if (axis) n = a.shape()[normalize_axis(*axis, a.ndim())];  // AxisError for 0-d, as NumPy's
   if (a.size() == 0) return;  // NumPy checks nothing on empty arrays
   for (std::int64_t k : kth) {
     const std::int64_t normalized = k < 0 ? k + n : k;
@@ -99,9 +99,10 @@ ndarray partition(const ndarray& a, const std::vector<std::int64_t>& kth, std::o
 ndarray argpartition(const ndarray& a, const std::vector<std::int64_t>& kth, std::optional<int> axis,
                      const std::string& kind) {
   if (a.ndim() == 0) {  // as argsort: a 0-d array counts as 1-d
-    check_partition(a, kth, axis ? std::optional<int>(0) : std::nullopt, kind);
+    const ndarray one = reshape(a, Shape{1});
     if (axis) normalize_axis(*axis, 1);
-    return api::argsorted_along(reshape(a, Shape{1}), 0);
+    check_partition(one, kth, axis ? std::optional<int>(0) : std::nullopt, kind);
+    return api::argsorted_along(one, 0);
   }
   check_partition(a, kth, axis, kind);
   return api::argsorted_along(a, axis);

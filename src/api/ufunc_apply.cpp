@@ -5,6 +5,7 @@
 
 #include "api/array_factory.h"
 #include "api/ufunc.h"
+#include "api/ufunc_exact_compare.h"
 #include "copper/creation.hpp"
 #include "copper/manipulation.hpp"
 #include "ops/dtype_traits.h"
@@ -228,7 +229,9 @@ void apply_ufunc(UfuncId op, std::span<const operand* const> inputs, const Ufunc
                         : first ? first->device()
                                 : default_device();
   Shape shape_storage;
-  const Shape& shape = broadcast_operands(inputs, std::span<const ndarray* const>(outs, nout), nullptr, shape_storage);
+  auto broadcast = [&]() -> const Shape& {
+    return broadcast_operands(inputs, std::span<const ndarray* const>(outs, nout), nullptr, shape_storage);
+  };
 
   std::array<DType, 3> dtypes = operand_dtypes(inputs);
   // A Python int for an input of fixed integer type (ldexp's exponent) keeps its own
@@ -238,7 +241,9 @@ void apply_ufunc(UfuncId op, std::span<const operand* const> inputs, const Ufunc
         is_integer(ops::input_dtype(op, DType::float64, k)))
       dtypes[k] = inputs[k]->scalar().dtype();
   }
+  if (exact_signed_unsigned_comparison(op, inputs, dtypes, opts, results)) return;
   if (auto constant = out_of_range_comparison(op, inputs, dtypes)) {
+    const Shape& shape = broadcast();
     const ndarray* out = outs[0];
     if (out) {
       check_out(op, *out, bool_, opts.casting);
@@ -289,6 +294,9 @@ void apply_ufunc(UfuncId op, std::span<const operand* const> inputs, const Ufunc
                                   nout == 2 ? *info.out2[static_cast<int>(loop)] : DType::bool_};
   for (int j = 0; j < nout; ++j)
     if (outs[j]) check_out(op, *outs[j], result_dtypes[j], opts.casting);
+  // Shapes after types, as in NumPy: int8_array += float_array of a wrong shape is a
+  // casting TypeError, not a broadcast ValueError.
+  const Shape& shape = broadcast();
   const std::int64_t size = shape_size(shape);
   if (op == UfuncId::power && is_integer(loop) && size > 0 && has_negative(*inputs[1])) {
     throw ValueError("Integers to negative integer powers are not allowed.");

@@ -172,7 +172,7 @@ def test_out(device, rng, name, out_dtype):
     big = cp.asarray(big_np)
     out = big[:, ::2]
     r = getattr(cp, name)(x, axis=1, out=out)
-    assert r is out or r.data_ptr == out.data_ptr
+    assert r is out  # out itself, as NumPy returns it
     expected = getattr(np, name)(a, axis=1, out=big_np[:, ::2])
     rtol = 8 * eps_of(dt)
     assert_matches(out, expected, rtol=rtol, atol=rtol * 20)

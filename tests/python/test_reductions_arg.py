@@ -106,3 +106,22 @@ def test_arg_errors(device):
         cp.argmin(x, axis=2)
     with pytest.raises(TypeError, match="'tuple' object cannot be interpreted as an integer"):
         cp.argmax(x, axis=(0, 1))
+
+
+@pytest.mark.parametrize("index_dtype", [np.int8, np.int16, np.int32, np.int64])
+@pytest.mark.parametrize("name", ["argmin", "argmax", "nanargmin", "nanargmax"])
+def test_arg_index_dtype(device, rng, index_dtype, name):
+    # CuPy's dtype= (keyword-only in copper, NumPy has no such argument): the result's dtype.
+    a = random_array(rng, (3, 7), np.float32, -5, 5)
+    x = cp.asarray(a)
+    for axis in (None, 0, 1):
+        got = getattr(cp, name)(x, axis=axis, dtype=index_dtype)
+        assert got.dtype == index_dtype
+        np.testing.assert_array_equal(got.get(), getattr(np, name)(a, axis=axis))
+    if not name.startswith("nan"):
+        assert getattr(x, name)(dtype=index_dtype).dtype == index_dtype
+    out = cp.zeros(7, dtype=np.int64)
+    assert getattr(cp, name)(x, axis=0, dtype=index_dtype, out=out) is out
+    np.testing.assert_array_equal(out.get(), getattr(np, name)(a, axis=0))
+    with pytest.raises(TypeError):
+        getattr(cp, name)(x, dtype=np.float32)

@@ -138,6 +138,11 @@ def test_sort_axis_errors(device):
     # argsort and argpartition count a 0-d array as 1-d.
     assert_same(cp.argsort(cp.asarray(np.float64(1))), np.argsort(np.float64(1)))
     assert_same(cp.argpartition(cp.asarray(np.float64(1)), 0), np.argpartition(np.float64(1), 0))
+    for kth in (0, 2):  # partition itself does not: the axis is checked before kth
+        with pytest.raises(np.exceptions.AxisError, match="axis -1 is out of bounds for array of dimension 0"):
+            cp.partition(cp.asarray(np.float64(1)), kth)
+        with pytest.raises(np.exceptions.AxisError, match="axis -1 is out of bounds for array of dimension 0"):
+            cp.asarray(np.float64(1)).partition(kth)
     with pytest.raises(np.exceptions.AxisError, match="axis 1 is out of bounds for array of dimension 1"):
         cp.argsort(cp.asarray(np.float64(1)), axis=1)
     assert_same(cp.sort(cp.asarray(np.float64(2)), axis=None), np.sort(np.float64(2), axis=None))

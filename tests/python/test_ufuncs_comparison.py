@@ -125,3 +125,26 @@ def test_comparison_with_unsupported_object_falls_back(device):
         a < "abc"
     with pytest.raises(TypeError):
         a + "abc"
+
+
+@pytest.mark.parametrize("name", COMPARISONS)
+@pytest.mark.parametrize("signed", [np.int8, np.int32, np.int64])
+def test_signed_with_uint64_is_exact(device, rng, name, signed):
+    # NumPy 2 compares these exactly; their common type float64 would merge 2**63 - 1 and 2**63.
+    info = np.iinfo(signed)
+    edges_s = np.array([info.max, info.min, -1, 0, 1, 2**53 + 1 if info.bits == 64 else 7], signed)
+    edges_u = np.array([2**63, 2**64 - 1, 0, 0, 1, 2**53 if info.bits == 64 else 7], np.uint64)
+    s = np.concatenate([edges_s, random_array(rng, (30,), signed)])
+    u = np.concatenate([edges_u, random_array(rng, (30,), np.uint64)])
+    u[-10:] = np.abs(s[-10:].astype(np.int64)).astype(np.uint64)  # ties
+    fn_np, fn_cp = getattr(np, name), getattr(cp, name)
+    cases = [(s, u), (u, s), (s[::-2], u[::-2]), (s.reshape(6, 6), u[:6]), (signed(-3), u), (u, signed(info.max)),
+             (s, np.uint64(2**63)), (np.uint64(2**64 - 1), s)]
+    for x, y in cases:
+        want = fn_np(x, y)
+        got = fn_cp(cp.asarray(x) if isinstance(x, np.ndarray) else x, cp.asarray(y) if isinstance(y, np.ndarray) else y)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_array_equal(got.get(), want)
+    out = cp.zeros(s.shape, dtype=bool)
+    assert fn_cp(cp.asarray(s), cp.asarray(u), out=out) is not None
+    np.testing.assert_array_equal(out.get(), fn_np(s, u))

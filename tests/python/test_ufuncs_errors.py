@@ -146,6 +146,22 @@ def test_inplace_same_kind_errors_leave_array_untouched(device, rng):
                              lambda: operator.itruediv(i, 2))
 
 
+def test_casting_checked_before_broadcasting(device, rng):
+    # NumPy resolves the loop and checks out='s casting before it broadcasts.
+    a = random_array(rng, (3,), np.int8, -5, 5)
+    ca = cp.asarray(a)
+    b = random_array(rng, (4,), np.float64, -5, 5)
+    def np_op():
+        x = a.copy()
+        x += b
+    def cp_op():
+        x = ca
+        x += cp.asarray(b)
+    assert_raises_like_numpy(np_op, cp_op)
+    assert_raises_like_numpy(lambda: np.add(a, b, out=a.copy()), lambda: cp.add(ca, cp.asarray(b), out=ca))
+    np.testing.assert_array_equal(ca.get(), a)
+
+
 def test_dtype_argument_errors(device):
     f = np.ones(3)
     assert_raises_like_numpy(lambda: np.add(f, 1, dtype=np.int64), lambda: cp.add(cp.asarray(f), 1, dtype=np.int64))

@@ -1,10 +1,9 @@
-// Backend::fft on the CPU: FFTW's guru64 plans (any strides, any batch layout), made
-// with FFTW_ESTIMATE (planning never touches the arrays) under FFTW's planner lock and
-// kept in the CPU plan cache; executed on the caller's arrays with the new-array
-// functions, threads on copper's pool.
-#include <sstream>
+// Backend::fft on the CPU: FFTW's guru64 plans (any strides, any batch layout; see
+// cpu_fft_plans.h), executed on the caller's arrays with the new-array functions, threads
+// on copper's pool. Multi-dimensional and strided transforms run one axis at a time.
 
 #include "backend/cpu/cpu_backend.h"
+#include "backend/cpu/cpu_fft_plans.h"
 #include "backend/cpu/cpu_fftw.h"
 #include "backend/cpu/thread_pool.h"
 #include "backend/fft_layout.h"
@@ -16,51 +15,89 @@ namespace {
 
 // Below this many elements a transform runs on the calling thread.
 constexpr std::int64_t kThreadedWork = 1 << 15;
+// Fewer lines than this along a strided axis: one threaded FFTW plan rather than blocks.
+constexpr std::int64_t kMinBlockedLines = 8;
 
-const char* kind_name(FftKind k) { return k == FftKind::c2c ? "C2C" : k == FftKind::r2c ? "R2C" : "C2R"; }
+FftwIodim64 iodim(const FftDim& d) { return {d.n, d.in_stride, d.out_stride}; }
 
-std::string describe(const FftJob& job, const FftLayout& l, bool single, int nthreads) {
-  std::ostringstream s;
-  s << kind_name(job.kind) << (job.kind == FftKind::c2c ? (job.forward ? " forward" : " inverse") : "")
-    << (single ? " single" : " double") << " n=(";
-  for (std::size_t i = 0; i < l.dims.size(); ++i) s << (i ? "," : "") << l.dims[i].n;
-  s << ") batch=" << l.batch_count << " threads=" << nthreads;
-  return s.str();
+std::vector<FftwIodim64> iodims(const std::vector<FftDim>& ds) {
+  std::vector<FftwIodim64> r;
+  for (const FftDim& d : ds) r.push_back(iodim(d));
+  return r;
 }
 
-std::shared_ptr<fft::Plan> make_plan(const FftJob& job, const FftLayout& l, const ArrayView& in,
-                                     const ArrayView& out, bool single, int nthreads) {
-  const Fftw& api = fftw(single);
-  std::vector<FftwIodim64> dims, howmany;
-  for (const FftDim& d : l.dims) dims.push_back({d.n, d.in_stride, d.out_stride});
-  for (const FftDim& d : l.batch) howmany.push_back({d.n, d.in_stride, d.out_stride});
-  const int rank = static_cast<int>(dims.size()), hrank = static_cast<int>(howmany.size());
-  FftwPlan p = nullptr;
-  {
-    std::lock_guard lock(fftw_planner_mutex());
-    if (api.plan_with_nthreads) api.plan_with_nthreads(nthreads);
-    switch (job.kind) {
-      case FftKind::c2c:
-        p = api.plan_dft(rank, dims.data(), hrank, howmany.data(), in.data, out.data,
-                         job.forward ? kFftwForward : kFftwBackward, kFftwEstimate);
-        break;
-      case FftKind::r2c:
-        p = api.plan_r2c(rank, dims.data(), hrank, howmany.data(), in.data, out.data, kFftwEstimate);
-        break;
-      case FftKind::c2r:
-        p = api.plan_c2r(rank, dims.data(), hrank, howmany.data(), in.data, out.data,
-                         kFftwEstimate | kFftwDestroyInput);
-        break;
-    }
+// One guru transform over `dims` (batch: every dimension in `others`).
+void guru(const Fftw& api, FftKind kind, bool forward, bool single, int nthreads, const std::vector<FftDim>& dims,
+          const std::vector<FftDim>& others, void* in, void* out) {
+  const auto plan = fftw_plan(kind, forward, single, nthreads, iodims(dims), iodims(others), in, out);
+  fftw_execute(api, kind, *plan, in, out);
+}
+
+// The dimensions of `dims` and `batch` but the i-th of dims, as one list.
+std::vector<FftDim> all_but(const std::vector<FftDim>& dims, std::size_t i, const std::vector<FftDim>& batch) {
+  std::vector<FftDim> r;
+  for (std::size_t k = 0; k < dims.size(); ++k)
+    if (k != i) r.push_back(dims[k]);
+  r.insert(r.end(), batch.begin(), batch.end());
+  return r;
+}
+
+// The same dimensions with both stride sets taken from one side (the output's, or the
+// input's), for passes in place in that array.
+std::vector<FftDim> strides_of(std::vector<FftDim> ds, bool use_out) {
+  for (FftDim& d : ds) (use_out ? d.in_stride : d.out_stride) = use_out ? d.out_stride : d.in_stride;
+  return ds;
+}
+
+// c2c along dims[i] of the lines the other dimensions span, src to dst: contiguous lines
+// (or too few to share out) through FFTW itself, strided ones through blocks of lines.
+void c2c_axis(const Fftw& api, bool forward, bool single, int nthreads, const std::vector<FftDim>& dims,
+              std::size_t i, const std::vector<FftDim>& batch, void* src, void* dst) {
+  const FftDim& d = dims[i];
+  const std::vector<FftDim> others = all_but(dims, i, batch);
+  std::int64_t lines = 1;
+  for (const FftDim& o : others) lines *= o.n;
+  if ((d.in_stride == 1 && d.out_stride == 1) || lines < kMinBlockedLines) {
+    guru(api, FftKind::c2c, forward, single, nthreads, {d}, others, src, dst);
+  } else {
+    c2c_lines(d, others, src, dst, forward, single, nthreads);
   }
-  const std::string what = describe(job, l, single, nthreads);
-  if (!p) throw RuntimeError("FFTW could not plan the transform " + what);
-  std::shared_ptr<void> handle(p, [destroy = api.destroy_plan](void* q) {
-    std::lock_guard lock(fftw_planner_mutex());
-    destroy(q);
-  });
-  if (rank == 1) return std::make_shared<fft::Plan1d>(copper::cpu, rank, 0, what, std::move(handle));
-  return std::make_shared<fft::PlanNd>(copper::cpu, rank, 0, what, std::move(handle));
+}
+
+// A multi-dimensional c2c as one 1-D pass per axis (FFTW's estimated multi-dimensional
+// plans walk the outer axes slowly): the first pass from in to out, starting with a
+// contiguous axis where there is one, the others in place in out.
+void c2c_by_axes(const Fftw& api, bool forward, bool single, int nthreads, const FftLayout& l, void* in,
+                 void* out) {
+  std::size_t first = 0;
+  for (std::size_t i = 0; i < l.dims.size(); ++i)
+    if (l.dims[i].in_stride == 1 && l.dims[i].out_stride == 1) first = i;
+  c2c_axis(api, forward, single, nthreads, l.dims, first, l.batch, in, out);
+  const std::vector<FftDim> dims = strides_of(l.dims, true), batch = strides_of(l.batch, true);
+  for (std::size_t i = 0; i < dims.size(); ++i)
+    if (i != first) c2c_axis(api, forward, single, nthreads, dims, i, batch, out, out);
+}
+
+// rfftn as an r2c pass along the last axis (in to out), then c2c passes in place in out
+// over the other axes, whose lines now span n/2 + 1 complex values along the last axis.
+void r2c_by_axes(const Fftw& api, bool single, int nthreads, const FftLayout& l, void* in, void* out) {
+  const std::size_t last = l.dims.size() - 1;
+  guru(api, FftKind::r2c, true, single, nthreads, {l.dims[last]}, all_but(l.dims, last, l.batch), in, out);
+  std::vector<FftDim> dims = strides_of(l.dims, true);
+  dims[last].n = dims[last].n / 2 + 1;
+  const std::vector<FftDim> batch = strides_of(l.batch, true);
+  for (std::size_t i = 0; i < last; ++i) c2c_axis(api, true, single, nthreads, dims, i, batch, out, out);
+}
+
+// irfftn: inverse c2c passes in place in `in` (a scratch copy) over every axis but the
+// last, then a c2r pass along the last axis from in to out.
+void c2r_by_axes(const Fftw& api, bool single, int nthreads, const FftLayout& l, void* in, void* out) {
+  const std::size_t last = l.dims.size() - 1;
+  std::vector<FftDim> dims = strides_of(l.dims, false);
+  dims[last].n = dims[last].n / 2 + 1;
+  const std::vector<FftDim> batch = strides_of(l.batch, false);
+  for (std::size_t i = 0; i < last; ++i) c2c_axis(api, false, single, nthreads, dims, i, batch, in, in);
+  guru(api, FftKind::c2r, false, single, nthreads, {l.dims[last]}, all_but(l.dims, last, l.batch), in, out);
 }
 
 }  // namespace
@@ -103,22 +140,15 @@ void CpuBackend::fft(const FftJob& job, const ArrayView& in_view, const ArrayVie
 
   const std::int64_t work = std::max(view_size(in), view_size(out));
   const int nthreads = work >= kThreadedWork && api.plan_with_nthreads ? num_threads() : 1;
-  fft::PlanKey key{static_cast<std::int64_t>(job.kind),
-                   job.forward,
-                   single,
-                   nthreads,
-                   in.data == out.data,
-                   api.alignment_of(in.data),
-                   api.alignment_of(out.data),
-                   static_cast<std::int64_t>(layout.dims.size())};
-  for (const FftDim& d : layout.dims) key.insert(key.end(), {d.n, d.in_stride, d.out_stride});
-  for (const FftDim& d : layout.batch) key.insert(key.end(), {d.n, d.in_stride, d.out_stride});
-  auto plan = fft_plan_cache().get_or_make(key, [&] { return make_plan(job, layout, in, out, single, nthreads); });
-
-  switch (job.kind) {
-    case FftKind::c2c: api.execute_dft(plan->handle(), in.data, out.data); break;
-    case FftKind::r2c: api.execute_r2c(plan->handle(), in.data, out.data); break;
-    case FftKind::c2r: api.execute_c2r(plan->handle(), in.data, out.data); break;
+  const bool strided_1d = layout.dims.size() == 1 && (layout.dims[0].in_stride != 1 || layout.dims[0].out_stride != 1);
+  if (job.kind == FftKind::c2c && (layout.dims.size() > 1 || strided_1d)) {
+    c2c_by_axes(api, job.forward, single, nthreads, layout, in.data, out.data);
+  } else if (job.kind == FftKind::r2c && layout.dims.size() > 1) {
+    r2c_by_axes(api, single, nthreads, layout, in.data, out.data);
+  } else if (job.kind == FftKind::c2r && layout.dims.size() > 1) {
+    c2r_by_axes(api, single, nthreads, layout, in.data, out.data);
+  } else {
+    guru(api, job.kind, job.forward, single, nthreads, layout.dims, layout.batch, in.data, out.data);
   }
   scale_view(*this, out, job.scale);
   if (out.data != out_view.data) copy(out, out_view);
