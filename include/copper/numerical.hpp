@@ -4,6 +4,7 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "copper/ndarray.hpp"
@@ -13,10 +14,13 @@ namespace copper {
 // ary flattened, differences of neighbours, to_begin/to_end (cast 'same_kind' to ary's dtype) around them.
 ndarray ediff1d(const ndarray& ary, const std::optional<ndarray>& to_end = std::nullopt,
                 const std::optional<ndarray>& to_begin = std::nullopt);
+// A gradient spacing: a scalar (weak, as a Python number) or an array (0-d: one spacing,
+// 1-d: the coordinates along that axis).
+using Spacing = std::variant<Scalar, ndarray>;
 // Second-order central differences inside, one-sided (edge_order 1 or 2) at the ends.
-// spacing: none (1.0), one scalar for every axis, or one per axis (a 0-d spacing or the
-// 1-d coordinates along that axis). axis none: every axis. One array per axis.
-std::vector<ndarray> gradient(const ndarray& f, const std::vector<ndarray>& spacing = {},
+// spacing: none (1.0), one scalar for every axis, or one per axis. axis none: every axis.
+// One array per axis.
+std::vector<ndarray> gradient(const ndarray& f, const std::vector<Spacing>& spacing = {},
                               std::optional<std::vector<int>> axis = std::nullopt, int edge_order = 1);
 // mode: "full", "same" or "valid". correlate conjugates v (NumPy's correlate).
 ndarray convolve(const ndarray& a, const ndarray& v, const std::string& mode = "full");

@@ -56,8 +56,8 @@ void bind_numerical(nb::module_& m) {
   m.def(
       "gradient",
       [](nb::handle f, nb::args varargs, nb::handle axis, int edge_order) {
-        std::vector<ndarray> spacing;
-        for (nb::handle v : varargs) spacing.push_back(arr(v));
+        std::vector<Spacing> spacing;  // Python numbers stay weak, as in NumPy's arithmetic
+        for (nb::handle v : varargs) spacing.push_back(is_python_scalar(v) ? Spacing(scalar_from_py(v)) : Spacing(arr(v)));
         return one_or_tuple(gradient(arr(f), spacing, axes_from_py(axis), edge_order));
       },
       nb::arg("f"), nb::arg("varargs"), nb::kw_only(), nb::arg("axis") = nb::none(), nb::arg("edge_order") = 1);

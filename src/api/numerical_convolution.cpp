@@ -100,7 +100,21 @@ ndarray convolve(const ndarray& a_in, const ndarray& v_in, const std::string& mo
 
 ndarray interp(const ndarray& x_in, const ndarray& xp_in, const ndarray& fp_in, std::optional<Scalar> left,
                std::optional<Scalar> right, std::optional<double> period) {
-  const DType ft = is_complex(fp_in.dtype()) ? complex128 : float64;
+  if (is_complex(fp_in.dtype())) {
+    // NumPy interpolates the real and imaginary parts separately (each with its own NaN fallbacks).
+    auto part = [](const std::optional<Scalar>& v, bool imaginary) -> std::optional<Scalar> {
+      if (!v) return std::nullopt;
+      const std::complex<double> c = v->to_complex();
+      return Scalar(imaginary ? c.imag() : c.real());
+    };
+    const ndarray re = interp(x_in, xp_in, real(fp_in), part(left, false), part(right, false), period);
+    const ndarray im = interp(x_in, xp_in, imag(fp_in), part(left, true), part(right, true), period);
+    ndarray out = empty(re.shape(), complex128, re.device());
+    real(out).assign(re);
+    imag(out).assign(im);
+    return out;
+  }
+  const DType ft = float64;
   if (xp_in.ndim() > 1 || fp_in.ndim() > 1)
     throw ValueError("setting an array element with a sequence. The requested array would exceed the maximum "
                      "number of dimension of 1.");
@@ -137,9 +151,8 @@ ndarray interp(const ndarray& x_in, const ndarray& xp_in, const ndarray& fp_in, 
     const ndarray slope = divide(subtract(fj1, fj), subtract(xj1, xj));
     res = add(multiply(slope, subtract(x, xj)), fj);
     // A NaN from an infinite slope: try from the other end, then the flat value (NumPy's order).
-    auto nan_of = [&](const ndarray& r) { return is_complex(ft) ? logical_or(isnan(real(r)), isnan(imag(r))) : isnan(r); };
-    res = where(nan_of(res), add(multiply(slope, subtract(x, xj1)), fj1), res);
-    res = where(logical_and(nan_of(res), equal(fj, fj1)), fj, res);
+    res = where(isnan(res), add(multiply(slope, subtract(x, xj1)), fj1), res);
+    res = where(logical_and(isnan(res), equal(fj, fj1)), fj, res);
     res = where(equal(x, xj), fj, res);
   }
   res = where(equal(x, xl), fl, res);

@@ -26,7 +26,17 @@ ndarray on_axis(const ndarray& v, int axis, int ndim) {
   return reshape(v, s);
 }
 
-ndarray one_gradient(const ndarray& f, int axis, const ndarray& dx, int edge_order) {
+// k * dx and k / dx: a weak scalar stays weak (Python's float arithmetic), a 0-d array strong.
+operand times(double k, const operand& dx) {
+  if (!dx.is_array()) return Scalar(k * dx.scalar().to_double());
+  return multiply(k, dx.array());
+}
+operand over(double k, const operand& dx) {
+  if (!dx.is_array()) return Scalar(k / dx.scalar().to_double());
+  return divide(k, dx.array());
+}
+
+ndarray one_gradient(const ndarray& f, int axis, const operand& dx, int edge_order) {
   const std::int64_t n = f.shape()[axis];
   if (n < edge_order + 1)
     throw ValueError("Shape of array too small to calculate a numerical gradient, at least (edge_order + 1) "
@@ -34,27 +44,26 @@ ndarray one_gradient(const ndarray& f, int axis, const ndarray& dx, int edge_ord
   const int nd = f.ndim();
   auto at = [&](std::int64_t i) { return along(f, axis, i < 0 ? n + i : i, (i < 0 ? n + i : i) + 1); };
   ndarray inner, first, last;
-  if (dx.ndim() == 0) {
-    inner = divide(subtract(along(f, axis, 2, std::nullopt), along(f, axis, std::nullopt, n - 2)), multiply(2.0, dx));
+  if (!dx.is_array() || dx.array().ndim() == 0) {
+    inner = divide(subtract(along(f, axis, 2, std::nullopt), along(f, axis, std::nullopt, n - 2)), times(2.0, dx));
     if (edge_order == 1) {
       first = divide(subtract(at(1), at(0)), dx);
       last = divide(subtract(at(-1), at(-2)), dx);
     } else {
-      first = add(add(multiply(divide(-1.5, dx), at(0)), multiply(divide(2.0, dx), at(1))),
-                  multiply(divide(-0.5, dx), at(2)));
-      last = add(add(multiply(divide(0.5, dx), at(-3)), multiply(divide(-2.0, dx), at(-2))),
-                 multiply(divide(1.5, dx), at(-1)));
+      first = add(add(multiply(at(0), over(-1.5, dx)), multiply(at(1), over(2.0, dx))), multiply(at(2), over(-0.5, dx)));
+      last = add(add(multiply(at(-3), over(0.5, dx)), multiply(at(-2), over(-2.0, dx))), multiply(at(-1), over(1.5, dx)));
     }
   } else {
-    const std::int64_t m = dx.shape()[0];
-    const ndarray dx1 = dx[{Slice(std::nullopt, m - 1)}], dx2 = dx[{Slice(1, std::nullopt)}];
+    const ndarray& coords = dx.array();
+    const std::int64_t m = coords.shape()[0];
+    const ndarray dx1 = coords[{Slice(std::nullopt, m - 1)}], dx2 = coords[{Slice(1, std::nullopt)}];
     const ndarray a = divide(negative(dx2), multiply(dx1, add(dx1, dx2)));
     const ndarray b = divide(subtract(dx2, dx1), multiply(dx1, dx2));
     const ndarray c = divide(dx1, multiply(dx2, add(dx1, dx2)));
     inner = add(add(multiply(on_axis(a, axis, nd), along(f, axis, std::nullopt, n - 2)),
                     multiply(on_axis(b, axis, nd), along(f, axis, 1, n - 1))),
                 multiply(on_axis(c, axis, nd), along(f, axis, 2, std::nullopt)));
-    auto d = [&](std::int64_t i) { return dx[{i < 0 ? m + i : i}]; };
+    auto d = [&](std::int64_t i) { return coords[{i < 0 ? m + i : i}]; };
     if (edge_order == 1) {
       first = divide(subtract(at(1), at(0)), d(0));
       last = divide(subtract(at(-1), at(-2)), d(-1));
@@ -92,7 +101,7 @@ ndarray ediff1d(const ndarray& ary, const std::optional<ndarray>& to_end, const 
   return parts.size() == 1 ? parts[0] : concatenate(parts, 0);
 }
 
-std::vector<ndarray> gradient(const ndarray& f, const std::vector<ndarray>& spacing, std::optional<std::vector<int>> axis,
+std::vector<ndarray> gradient(const ndarray& f, const std::vector<Spacing>& spacing, std::optional<std::vector<int>> axis,
                               int edge_order) {
   const int nd = f.ndim();
   std::vector<int> axes;
@@ -105,18 +114,26 @@ std::vector<ndarray> gradient(const ndarray& f, const std::vector<ndarray>& spac
       axes.push_back(ax);
     }
   }
-  std::vector<ndarray> dx;
+  // Each axis's spacing, held by value: a weak scalar, a 0-d array or the differences of coordinates.
+  auto is_scalar = [](const Spacing& s) {
+    return std::holds_alternative<Scalar>(s) || std::get<ndarray>(s).ndim() == 0;
+  };
+  auto as_operand = [](const Spacing& s) -> operand {
+    if (std::holds_alternative<Scalar>(s)) return std::get<Scalar>(s);
+    return ndarray(std::get<ndarray>(s));
+  };
+  std::vector<operand> dx;
   if (spacing.empty()) {
-    dx.assign(axes.size(), full({}, 1.0, float64, f.device()));
-  } else if (spacing.size() == 1 && spacing[0].ndim() == 0) {
-    dx.assign(axes.size(), spacing[0]);
+    dx.assign(axes.size(), operand(Scalar(1.0)));
+  } else if (spacing.size() == 1 && is_scalar(spacing[0])) {
+    dx.assign(axes.size(), as_operand(spacing[0]));
   } else if (spacing.size() == axes.size()) {
     for (std::size_t i = 0; i < spacing.size(); ++i) {
-      ndarray d = spacing[i];
-      if (d.ndim() == 0) {
-        dx.push_back(d);
+      if (is_scalar(spacing[i])) {
+        dx.push_back(as_operand(spacing[i]));
         continue;
       }
+      ndarray d = std::get<ndarray>(spacing[i]);
       if (d.ndim() != 1) throw ValueError("distances must be either scalars or 1d");
       if (d.shape()[0] != f.shape()[axes[i]])
         throw ValueError("when 1d, distances must match the length of the corresponding dimension");
@@ -124,7 +141,7 @@ std::vector<ndarray> gradient(const ndarray& f, const std::vector<ndarray>& spac
       ndarray diffx = diff(d);
       if (diffx.size() > 0 && all(equal(diffx, diffx[{std::int64_t{0}}])).item().to_bool())
         diffx = diffx[{std::int64_t{0}}];
-      dx.push_back(diffx);
+      dx.push_back(std::move(diffx));
     }
   } else {
     throw TypeError("invalid number of arguments");

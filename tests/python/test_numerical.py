@@ -111,6 +111,23 @@ def test_interp(device, rng, fp_dtype):
     close(cp.interp(cp.asarray(x.reshape(4, -1)), xp, fp), np.interp(x.reshape(4, -1), xp, fp), 1e-12, 1e-12)
 
 
+@pytest.mark.parametrize("dtype_y", [np.float32, np.complex64, np.complex128])
+def test_interp_infinite_samples(device, dtype_y):
+    x = np.array([0, 1, 2, 4, 6, 8, 9, 10], dtype=np.float64)
+    fx = np.array([1, 3, 5, 7, 9], dtype=np.float64)
+    fy = np.sin(fx).astype(dtype_y)
+    fy[0] = fy[2] = fy[-1] = np.inf
+    close(cp.interp(cp.asarray(x), cp.asarray(fx), cp.asarray(fy)), np.interp(x, fx, fy), 1e-12)
+
+
+def test_gradient_python_spacing_stays_weak(device, rng):
+    n, c = pair(rng, (6, 5), np.float32)
+    for g, w in zip(cp.gradient(c, 3, 2), np.gradient(n, 3, 2)):
+        check(g, w)
+    for g, w in zip(cp.gradient(c, 0.5, edge_order=2), np.gradient(n, 0.5, edge_order=2)):
+        check(g, w)
+
+
 def test_interp_period_and_errors(device, rng):
     xp = np.array([190, -190, 350, -350])
     fp = np.array([5, 10, 3, 4])
