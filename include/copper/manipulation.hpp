@@ -52,6 +52,10 @@ ndarray atleast_1d(const ndarray& a);
 ndarray atleast_2d(const ndarray& a);
 ndarray atleast_3d(const ndarray& a);
 
+// NumPy's a.byteswap(inplace): every element's bytes in reverse order (each part of a
+// complex number on its own). In place it writes `a` and returns it; else a new array.
+ndarray byteswap(const ndarray& a, bool inplace = false);
+
 // Normalizes a possibly negative axis; AxisError "axis 3 is out of bounds for array of dimension 2".
 int normalize_axis(int axis, int ndim);
 

@@ -33,6 +33,11 @@ from copper._padding import pad  # noqa: F401  (numpy.pad: every mode; the core 
 from copper._numerical import *  # noqa: F401,F403  (polyfit, matvec, vecmat, row_stack)
 from copper._functional import *  # noqa: F401,F403  (apply_along_axis, apply_over_axes, piecewise)
 
+from copper._fuse import fuse  # noqa: F401  (CuPy's explicit fusion decorator)
+from copper._fusion_trace import traced_functions as _traced_functions
+
+globals().update(_traced_functions(globals()))  # sum, where, ... answer copper.fuse's proxies
+
 ndarray.flat = property(flatiter, doc="A flat iterator over the array in C order (CuPy's flatiter).")
 
 __version__ = "0.1.0"

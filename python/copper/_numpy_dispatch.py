@@ -121,7 +121,7 @@ def get_array_module(*args):
     """copper if any argument is a copper array, else numpy (CuPy's get_array_module), so
     one function body serves both."""
     for a in args:
-        if isinstance(a, _ndarray):
+        if isinstance(a, _ndarray) or hasattr(type(a), "__copper_fusion_proxy__"):  # copper.fuse traces too
             return _copper()
     return _np
 

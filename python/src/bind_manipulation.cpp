@@ -277,6 +277,17 @@ void bind_manipulation(nb::module_& m, ArrayClass& cls) {
           },
           nb::arg("value"))
       .def(
+          "byteswap",
+          [](nb::handle self, bool inplace) -> nb::object {
+            const ndarray& a = nb::cast<const ndarray&>(self);
+            if (inplace) {
+              byteswap(a, true);
+              return nb::borrow(self);  // the array itself, as NumPy returns it
+            }
+            return nb::cast(byteswap(a, false));
+          },
+          nb::arg("inplace") = false)
+      .def(
           "view",
           [](const ndarray& a, nb::handle dtype) { return a.view(dtype.is_none() ? a.dtype() : native_dtype_from_py(dtype)); },
           nb::arg("dtype") = nb::none());

@@ -10,6 +10,7 @@
 
 #include "api/ufunc.h"
 #include "bindings.h"
+#include "fusion_hook.h"
 #include "ufunc_type.h"
 
 namespace copper::python {
@@ -163,6 +164,8 @@ nb::object call_ufunc(PyObject* self, PyObject* const* args, Py_ssize_t nargs, P
 
 PyObject* ufunc_vectorcall(PyObject* self, PyObject* const* args, size_t nargsf, PyObject* kwnames) {
   try {
+    if (nb::object traced = fusion_dispatch(self, args, PyVectorcall_NARGS(nargsf), kwnames); traced.is_valid())
+      return traced.release().ptr();
     return call_ufunc(self, args, PyVectorcall_NARGS(nargsf), kwnames).release().ptr();
   } catch (...) {
     set_python_error_from_current_exception();

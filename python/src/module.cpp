@@ -33,4 +33,5 @@ NB_MODULE(_core, m) {
   bind_array_api(m);
   bind_manipulation_extra(m);
   bind_numerical(m);
+  bind_fusion(m);
 }

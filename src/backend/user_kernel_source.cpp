@@ -65,6 +65,17 @@ std::string user_kernel_prologue(bool device) {
   return device ? device_text : host_text;
 }
 
+std::string user_ops_source() {
+  static const std::string text = [] {
+    std::string s = "#if defined(__CUDACC_RTC__)\n#include \"ops/scalar_ops.h\"\n#include \"ops/casting.h\"\n#else\n";
+    for (const char* name : {"ops/scalar_invoke.h", "ops/scalar_ops.h", "ops/scalar_ops_float.h",
+                             "ops/scalar_ops_integer.h", "ops/casting.h"})
+      s += inline_header(header_text(name), true);
+    return s + "#endif\n";
+  }();
+  return text;
+}
+
 SourceWriter& SourceWriter::operator<<(std::string_view s) {
   text_ += s;
   for (char c : s) lines_ += c == '\n';

@@ -22,6 +22,11 @@ const char* user_type_name(DType t);
 // ops/user_kernel_types.h inline; host: every header inline (the source stands alone).
 std::string user_kernel_prologue(bool device);
 
+// The op functors (copper::ops::invoke<Op, R>, ops::cast) for generated kernels that
+// compute as the built-in ufuncs do (copper.fuse): one text for both compilers, NVRTC
+// including the embedded headers, the host compiler reading them inline.
+std::string user_ops_source();
+
 // Source text that counts its lines, so that after a block of user code `#line` can
 // point the compiler back at the generated file.
 class SourceWriter {

@@ -2,6 +2,9 @@
 // (worked out by hand / with NumPy), never copper compared with itself.
 #include <gtest/gtest.h>
 
+#include <complex>
+#include <cstring>
+
 #include "copper/copper.hpp"
 #include "device_param.h"
 
@@ -67,6 +70,31 @@ TEST_P(Manip, FlipIsANegativeStrideView) {
   EXPECT_EQ(f.buffer(), a.buffer());
   EXPECT_EQ(f.to_vector<std::int64_t>(), (std::vector<std::int64_t>{2, 1, 0, 5, 4, 3}));
   EXPECT_EQ(flip(a).to_vector<std::int64_t>(), (std::vector<std::int64_t>{5, 4, 3, 2, 1, 0}));
+}
+
+TEST_P(Manip, ByteswapReversesEachElementsBytes) {
+  const std::vector<std::uint32_t> v{0x01020304u, 0xa0b0c0d0u, 0u, 0xffffff00u, 7u, 0x12345678u};
+  const ndarray a = array(v, Shape{2, 3}, device());
+  std::vector<std::uint32_t> want;
+  for (std::uint32_t x : v) want.push_back(__builtin_bswap32(x));
+  EXPECT_EQ(byteswap(a).to_vector<std::uint32_t>(), want);
+  EXPECT_EQ(a.to_vector<std::uint32_t>(), v);  // a new array unless in place
+  // A transposed view in place: the array itself changes, element by element.
+  const ndarray t = a.T();
+  EXPECT_EQ(byteswap(t, true).buffer(), a.buffer());
+  EXPECT_EQ(a.to_vector<std::uint32_t>(), want);
+  // Complex numbers swap their two parts separately; one-byte types are copies.
+  const ndarray c = array(std::vector<std::complex<float>>{{1.0f, -2.0f}}, Shape{1}, device());
+  const ndarray twice = byteswap(byteswap(c));
+  EXPECT_EQ(twice.to_vector<std::complex<float>>(), c.to_vector<std::complex<float>>());
+  const ndarray parts = byteswap(c).view(DType::uint32);
+  std::uint32_t re, im;
+  const float one = 1.0f, minus_two = -2.0f;
+  std::memcpy(&re, &one, 4);
+  std::memcpy(&im, &minus_two, 4);
+  EXPECT_EQ(parts.to_vector<std::uint32_t>(), (std::vector<std::uint32_t>{__builtin_bswap32(re), __builtin_bswap32(im)}));
+  const ndarray b = array(std::vector<std::uint8_t>{1, 2, 3}, Shape{3}, device());
+  EXPECT_EQ(byteswap(b).to_vector<std::uint8_t>(), (std::vector<std::uint8_t>{1, 2, 3}));
 }
 
 TEST_P(Manip, ConcatenatePromotesAndJoins) {

@@ -1,5 +1,5 @@
 """copyto (where=, NEP 50 scalars), ndarray.view(dtype) of another item size, fill,
-tobytes, astype's ComplexWarning, byte orders and nested lists of copper arrays, with NumPy
+tobytes, byteswap, astype's ComplexWarning, byte orders and nested lists of copper arrays, with NumPy
 as the oracle."""
 import warnings
 
@@ -168,3 +168,20 @@ def test_empty_shape_none_and_strides_without_memptr(device):
     n_lo, n_hi = np.lib.array_utils.byte_bounds(n)
     c_lo, c_hi = cp.byte_bounds(c)
     assert (c_hi - c_lo, c_lo - c.data.mem.ptr) == (n_hi - n_lo, n_lo - np.lib.array_utils.byte_bounds(n.base)[0])
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+@pytest.mark.parametrize("inplace", [False, True])
+def test_byteswap(device, rng, dtype, inplace):
+    base = random_array(rng, (4, 6), dtype)
+    for view in (lambda t: t, lambda t: t[::2, ::-3], lambda t: t.T, lambda t: t[1, 2, ...], lambda t: t[:0]):
+        a = view(base.copy())
+        x = view(cp.asarray(base))
+        want = a.byteswap(inplace=inplace)
+        got = x.byteswap(inplace=inplace)
+        if inplace:
+            assert got is x
+        assert got.dtype == want.dtype and got.shape == want.shape
+        # compare the bytes: swapped floats may be NaNs of any payload
+        raw = lambda v: np.ascontiguousarray(v).reshape(-1).view(np.uint8)  # noqa: E731
+        np.testing.assert_array_equal(raw(got.get()), raw(want))
