@@ -20,6 +20,7 @@ EighResult = namedtuple("EighResult", ["eigenvalues", "eigenvectors"])
 SlogdetResult = namedtuple("SlogdetResult", ["sign", "logabsdet"])
 SVDResult = namedtuple("SVDResult", ["U", "S", "Vh"])
 QRResult = namedtuple("QRResult", ["Q", "R"])
+EigResult = namedtuple("EigResult", ["eigenvalues", "eigenvectors"])
 
 norm = _l.norm
 cond = _l.cond
@@ -30,6 +31,14 @@ cholesky = _l.cholesky
 eigvalsh = _l.eigvalsh
 lstsq = _l.lstsq
 matrix_power = _l.matrix_power
+eigvals = _l.eigvals
+multi_dot = _l.multi_dot
+tensorinv = _l.tensorinv
+tensorsolve = _l.tensorsolve
+
+
+def eig(a):
+    return EigResult(*_l.eig(a))
 
 _no_value = object()
 

@@ -14,6 +14,8 @@ ndarray as_array(nb::handle obj) {
   return array_from_py(obj, std::nullopt, default_device());
 }
 
+}  // namespace
+
 // A sequence of array-likes (a copper array counts as the sequence of its rows).
 std::vector<ndarray> arrays_from_py(nb::handle seq) {
   std::vector<ndarray> out;
@@ -26,6 +28,8 @@ std::vector<ndarray> arrays_from_py(nb::handle seq) {
   for (nb::handle item : seq) out.push_back(as_array(item));
   return out;
 }
+
+namespace {
 
 // An int, a sequence of ints, or an integer array (copper or NumPy) as a list of ints.
 std::vector<std::int64_t> ints_from_py(nb::handle obj) {

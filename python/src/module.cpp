@@ -31,5 +31,7 @@ NB_MODULE(_core, m) {
   bind_elementwise(m);
   bind_interop(m, cls);
   bind_array_api(m);
+  bind_manipulation_extra(m);
+  bind_numerical(m);
   bind_fusion(m);
 }
