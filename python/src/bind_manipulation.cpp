@@ -161,7 +161,7 @@ void bind_manipulation(nb::module_& m, ArrayClass& cls) {
     Shape shape = broadcast_shapes_py(shapes);
     nb::list out;
     for (const auto& a : arrays) out.append(nb::cast(broadcast_to(a, shape)));
-    return out;  // a list, as in CuPy and the array API standard (NumPy 2 gives a tuple)
+    return nb::tuple(out);  // a tuple, as NumPy 2 and CuPy 14 give (the array API asks a list)
   });
   m.def("broadcast_shapes", [](nb::args args) {
     std::vector<Shape> shapes;
