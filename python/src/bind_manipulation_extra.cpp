@@ -9,14 +9,10 @@
 #include "copper/creation_matrices.hpp"
 #include "copper/manipulation_editing.hpp"
 #include "copper/padding.hpp"
+#include "reduction_args.h"
 
 namespace copper::python {
 namespace {
-
-ndarray arr(nb::handle obj) {
-  if (nb::isinstance<ndarray>(obj)) return nb::cast<ndarray>(obj);
-  return array_from_py(obj, std::nullopt, default_device());
-}
 
 std::optional<int> opt_int(nb::handle obj) {
   if (obj.is_none()) return std::nullopt;
@@ -53,7 +49,7 @@ bool is_int_like(nb::handle obj) {
 // h/v/dsplit's indices_or_sections: an integer count or a sequence of split points.
 template <class Fn>
 nb::list split_py(nb::handle ary, nb::handle sections, Fn fn) {
-  const ndarray a = arr(ary);
+  const ndarray a = array_arg(ary);
   if (is_int_like(sections) && !nb::isinstance<ndarray>(sections))
     return to_list(fn(a, nb::cast<std::int64_t>(sections.attr("__index__")())));
   nb::object flat = numpy().attr("asarray")(sections, "int64").attr("ravel")().attr("tolist")();
@@ -64,7 +60,7 @@ Block block_from_py(nb::handle obj, const std::string& path) {
   if (PyTuple_Check(obj.ptr()))
     throw TypeError(path + " is a tuple. Only lists can be used to arrange blocks, and np.block does not allow "
                            "implicit conversion from tuple to ndarray.");
-  if (!PyList_Check(obj.ptr())) return Block(arr(obj));
+  if (!PyList_Check(obj.ptr())) return Block(array_arg(obj));
   std::vector<Block> items;
   std::size_t i = 0;
   for (nb::handle item : obj) items.push_back(block_from_py(item, path + "[" + std::to_string(i++) + "]"));
@@ -85,36 +81,43 @@ AxisPairs<T> pairs_from_py(nb::handle obj, Convert convert) {
 
 void bind_manipulation_extra(nb::module_& m) {
   m.def(
-      "append", [](nb::handle a, nb::handle values, nb::handle axis) { return append(arr(a), arr(values), opt_int(axis)); },
+      "append",
+      [](nb::handle a, nb::handle values, nb::handle axis) {
+        return append(array_arg(a), array_arg(values), opt_int(axis));
+      },
       nb::arg("arr"), nb::arg("values"), nb::arg("axis") = nb::none());
   m.def(
       "insert",
       [](nb::handle a, nb::handle obj, nb::handle values, nb::handle axis) {
-        if (PySlice_Check(obj.ptr())) return insert(arr(a), slice_from_py(obj), arr(values), opt_int(axis));
-        return insert(arr(a), arr(obj), arr(values), opt_int(axis));
+        if (PySlice_Check(obj.ptr())) return insert(array_arg(a), slice_from_py(obj), array_arg(values), opt_int(axis));
+        return insert(array_arg(a), array_arg(obj), array_arg(values), opt_int(axis));
       },
       nb::arg("arr"), nb::arg("obj"), nb::arg("values"), nb::arg("axis") = nb::none());
   m.def(
       "delete",
       [](nb::handle a, nb::handle obj, nb::handle axis) {
-        if (PySlice_Check(obj.ptr())) return delete_(arr(a), slice_from_py(obj), opt_int(axis));
-        return delete_(arr(a), arr(obj), opt_int(axis));
+        if (PySlice_Check(obj.ptr())) return delete_(array_arg(a), slice_from_py(obj), opt_int(axis));
+        return delete_(array_arg(a), array_arg(obj), opt_int(axis));
       },
       nb::arg("arr"), nb::arg("obj"), nb::arg("axis") = nb::none());
-  m.def("resize", [](nb::handle a, nb::handle shape) { return resize(arr(a), shape_from_py(shape)); }, nb::arg("a"),
-        nb::arg("new_shape"));
+  m.def(
+      "resize", [](nb::handle a, nb::handle shape) { return resize(array_arg(a), shape_from_py(shape)); }, nb::arg("a"),
+      nb::arg("new_shape"));
   m.def(
       "trim_zeros",
-      [](nb::handle filt, const std::string& trim, nb::handle axis) { return trim_zeros(arr(filt), trim, opt_int(axis)); },
+      [](nb::handle filt, const std::string& trim, nb::handle axis) {
+        return trim_zeros(array_arg(filt), trim, opt_int(axis));
+      },
       nb::arg("filt"), nb::arg("trim") = "fb", nb::arg("axis") = nb::none());
   m.def(
       "rot90",
       [](nb::handle a, int k, nb::handle axes) {
-        return rot90(arr(a), k, nb::cast<std::vector<int>>(nb::module_::import_("builtins").attr("list")(axes)));
+        return rot90(array_arg(a), k, nb::cast<std::vector<int>>(nb::module_::import_("builtins").attr("list")(axes)));
       },
       nb::arg("m"), nb::arg("k") = 1, nb::arg("axes") = nb::make_tuple(0, 1));
-  m.def("rollaxis", [](nb::handle a, int axis, int start) { return rollaxis(arr(a), axis, start); }, nb::arg("a"),
-        nb::arg("axis"), nb::arg("start") = 0);
+  m.def(
+      "rollaxis", [](nb::handle a, int axis, int start) { return rollaxis(array_arg(a), axis, start); }, nb::arg("a"),
+      nb::arg("axis"), nb::arg("start") = 0);
   m.def("column_stack", [](nb::handle tup) { return column_stack(arrays_from_py(tup)); }, nb::arg("tup"));
   m.def("dstack", [](nb::handle tup) { return dstack(arrays_from_py(tup)); }, nb::arg("tup"));
   m.def(
@@ -146,13 +149,15 @@ void bind_manipulation_extra(nb::module_& m) {
       },
       nb::arg("N"), nb::arg("M") = nb::none(), nb::arg("k") = 0, nb::arg("dtype") = nb::none(), nb::kw_only(),
       nb::arg("like") = nb::none(), nb::arg("device") = nb::none());
-  m.def("diagflat", [](nb::handle v, std::int64_t k) { return diagflat(arr(v), k); }, nb::arg("v"), nb::arg("k") = 0);
+  m.def(
+      "diagflat", [](nb::handle v, std::int64_t k) { return diagflat(array_arg(v), k); }, nb::arg("v"),
+      nb::arg("k") = 0);
   m.def(
       "vander",
       [](nb::handle x, nb::handle N, bool increasing) {
         std::optional<std::int64_t> n;
         if (!N.is_none()) n = nb::cast<std::int64_t>(N.attr("__index__")());
-        return vander(arr(x), n, increasing);
+        return vander(array_arg(x), n, increasing);
       },
       nb::arg("x"), nb::arg("N") = nb::none(), nb::arg("increasing") = false);
   m.def(
@@ -180,15 +185,16 @@ void bind_manipulation_extra(nb::module_& m) {
         o.end_values = pairs_from_py<Scalar>(end_values, scalar);
         o.stat_length = pairs_from_py<std::optional<std::int64_t>>(stat_length, length);
         o.reflect_type = reflect_type;
-        return pad(arr(a), pairs_from_py<std::int64_t>(widths, [](nb::handle v) { return nb::cast<std::int64_t>(v); }),
-                   mode, o);
+        return pad(array_arg(a),
+                   pairs_from_py<std::int64_t>(widths, [](nb::handle v) { return nb::cast<std::int64_t>(v); }), mode,
+                   o);
       },
       nb::arg("array"), nb::arg("widths"), nb::arg("mode"), nb::arg("constant_values"), nb::arg("end_values"),
       nb::arg("stat_length"), nb::arg("reflect_type"));
   m.def(
       "packbits",
       [](nb::handle a, nb::handle axis, nb::handle bitorder) {
-        return packbits(arr(a), opt_int(axis), bitorder_from_py(bitorder));
+        return packbits(array_arg(a), opt_int(axis), bitorder_from_py(bitorder));
       },
       nb::arg("a"), nb::arg("axis") = nb::none(), nb::arg("bitorder") = "big");
   m.def(
@@ -196,7 +202,7 @@ void bind_manipulation_extra(nb::module_& m) {
       [](nb::handle a, nb::handle axis, nb::handle count, nb::handle bitorder) {
         std::optional<std::int64_t> c;
         if (!count.is_none()) c = nb::cast<std::int64_t>(count.attr("__index__")());
-        return unpackbits(arr(a), opt_int(axis), c, bitorder_from_py(bitorder));
+        return unpackbits(array_arg(a), opt_int(axis), c, bitorder_from_py(bitorder));
       },
       nb::arg("a"), nb::arg("axis") = nb::none(), nb::arg("count") = nb::none(), nb::arg("bitorder") = "big");
 }

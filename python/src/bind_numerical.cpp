@@ -9,19 +9,10 @@
 #include "copper/numerical.hpp"
 #include "copper/polynomial.hpp"
 #include "copper/windows.hpp"
+#include "reduction_args.h"
 
 namespace copper::python {
 namespace {
-
-ndarray arr(nb::handle obj) {
-  if (nb::isinstance<ndarray>(obj)) return nb::cast<ndarray>(obj);
-  return array_from_py(obj, std::nullopt, default_device());
-}
-
-std::optional<ndarray> opt_arr(nb::handle obj) {
-  if (obj.is_none()) return std::nullopt;
-  return arr(obj);
-}
 
 std::optional<Scalar> opt_scalar(nb::handle obj) {
   if (obj.is_none()) return std::nullopt;
@@ -50,48 +41,54 @@ void bind_numerical(nb::module_& m) {
   m.def(
       "ediff1d",
       [](nb::handle ary, nb::handle to_end, nb::handle to_begin) {
-        return ediff1d(arr(ary), opt_arr(to_end), opt_arr(to_begin));
+        return ediff1d(array_arg(ary), optional_array_arg(to_end), optional_array_arg(to_begin));
       },
       nb::arg("ary"), nb::arg("to_end") = nb::none(), nb::arg("to_begin") = nb::none());
   m.def(
       "gradient",
       [](nb::handle f, nb::args varargs, nb::handle axis, int edge_order) {
         std::vector<Spacing> spacing;  // Python numbers stay weak, as in NumPy's arithmetic
-        for (nb::handle v : varargs) spacing.push_back(is_python_scalar(v) ? Spacing(scalar_from_py(v)) : Spacing(arr(v)));
-        return one_or_tuple(gradient(arr(f), spacing, axes_from_py(axis), edge_order));
+        for (nb::handle v : varargs)
+          spacing.push_back(is_python_scalar(v) ? Spacing(scalar_from_py(v)) : Spacing(array_arg(v)));
+        return one_or_tuple(gradient(array_arg(f), spacing, axes_from_py(axis), edge_order));
       },
       nb::arg("f"), nb::arg("varargs"), nb::kw_only(), nb::arg("axis") = nb::none(), nb::arg("edge_order") = 1);
   m.def(
-      "convolve", [](nb::handle a, nb::handle v, nb::handle mode) { return convolve(arr(a), arr(v), mode_from_py(mode)); },
+      "convolve",
+      [](nb::handle a, nb::handle v, nb::handle mode) {
+        return convolve(array_arg(a), array_arg(v), mode_from_py(mode));
+      },
       nb::arg("a"), nb::arg("v"), nb::arg("mode") = "full");
   m.def(
       "correlate",
-      [](nb::handle a, nb::handle v, nb::handle mode) { return correlate(arr(a), arr(v), mode_from_py(mode)); },
+      [](nb::handle a, nb::handle v, nb::handle mode) {
+        return correlate(array_arg(a), array_arg(v), mode_from_py(mode));
+      },
       nb::arg("a"), nb::arg("v"), nb::arg("mode") = "valid");
   m.def(
       "interp",
       [](nb::handle x, nb::handle xp, nb::handle fp, nb::handle left, nb::handle right, nb::handle period) {
         std::optional<double> per;
         if (!period.is_none()) per = nb::cast<double>(nb::float_(period));
-        return interp(arr(x), arr(xp), arr(fp), opt_scalar(left), opt_scalar(right), per);
+        return interp(array_arg(x), array_arg(xp), array_arg(fp), opt_scalar(left), opt_scalar(right), per);
       },
       nb::arg("x"), nb::arg("xp"), nb::arg("fp"), nb::arg("left") = nb::none(), nb::arg("right") = nb::none(),
       nb::arg("period") = nb::none());
   m.def(
       "trapezoid",
       [](nb::handle y, nb::handle x, nb::handle dx, int axis) {
-        return trapezoid(arr(y), opt_arr(x), scalar_from_py(dx), axis);
+        return trapezoid(array_arg(y), optional_array_arg(x), scalar_from_py(dx), axis);
       },
       nb::arg("y"), nb::arg("x") = nb::none(), nb::arg("dx") = 1.0, nb::arg("axis") = -1);
   m.def(
       "unwrap",
       [](nb::handle p, nb::handle discont, int axis, nb::handle period) {
-        return unwrap(arr(p), opt_scalar(discont), axis, scalar_from_py(period));
+        return unwrap(array_arg(p), opt_scalar(discont), axis, scalar_from_py(period));
       },
       nb::arg("p"), nb::arg("discont") = nb::none(), nb::arg("axis") = -1, nb::kw_only(),
       nb::arg("period") = 6.283185307179586);
-  m.def("_matvec", [](nb::handle a, nb::handle b) { return matvec(arr(a), arr(b)); });
-  m.def("_vecmat", [](nb::handle a, nb::handle b) { return vecmat(arr(a), arr(b)); });
+  m.def("_matvec", [](nb::handle a, nb::handle b) { return matvec(array_arg(a), array_arg(b)); });
+  m.def("_vecmat", [](nb::handle a, nb::handle b) { return vecmat(array_arg(a), array_arg(b)); });
   // Windows: NumPy takes any number for M (int(M) points, empty below 1).
   auto window = [&](const char* name, ndarray (*fn)(std::int64_t, Device)) {
     m.def(
@@ -117,36 +114,47 @@ void bind_numerical(nb::module_& m) {
   m.def(
       "poly",
       [](nb::handle seq) -> nb::object {
-        ndarray r = poly(arr(seq));
+        ndarray r = poly(array_arg(seq));
         if (r.ndim() == 0) return nb::float_(1.0);  // NumPy returns the Python float 1.0
         return nb::cast(std::move(r));
       },
       nb::arg("seq_of_zeros"));
-  m.def("polyadd", [](nb::handle a, nb::handle b) { return polyadd(arr(a), arr(b)); }, nb::arg("a1"), nb::arg("a2"));
-  m.def("polysub", [](nb::handle a, nb::handle b) { return polysub(arr(a), arr(b)); }, nb::arg("a1"), nb::arg("a2"));
-  m.def("polymul", [](nb::handle a, nb::handle b) { return polymul(arr(a), arr(b)); }, nb::arg("a1"), nb::arg("a2"));
   m.def(
-      "polyder", [](nb::handle p, nb::handle mm) { return polyder(arr(p), nb::cast<int>(nb::int_(mm))); },
+      "polyadd", [](nb::handle a, nb::handle b) { return polyadd(array_arg(a), array_arg(b)); }, nb::arg("a1"),
+      nb::arg("a2"));
+  m.def(
+      "polysub", [](nb::handle a, nb::handle b) { return polysub(array_arg(a), array_arg(b)); }, nb::arg("a1"),
+      nb::arg("a2"));
+  m.def(
+      "polymul", [](nb::handle a, nb::handle b) { return polymul(array_arg(a), array_arg(b)); }, nb::arg("a1"),
+      nb::arg("a2"));
+  m.def(
+      "polyder", [](nb::handle p, nb::handle mm) { return polyder(array_arg(p), nb::cast<int>(nb::int_(mm))); },
       nb::arg("p"), nb::arg("m") = 1);
   m.def(
       "polyint",
-      [](nb::handle p, nb::handle mm, nb::handle k) { return polyint(arr(p), nb::cast<int>(nb::int_(mm)), opt_arr(k)); },
+      [](nb::handle p, nb::handle mm, nb::handle k) {
+        return polyint(array_arg(p), nb::cast<int>(nb::int_(mm)), optional_array_arg(k));
+      },
       nb::arg("p"), nb::arg("m") = 1, nb::arg("k") = nb::none());
-  m.def("polyval", [](nb::handle p, nb::handle x) { return polyval(arr(p), arr(x)); }, nb::arg("p"), nb::arg("x"));
+  m.def(
+      "polyval", [](nb::handle p, nb::handle x) { return polyval(array_arg(p), array_arg(x)); }, nb::arg("p"),
+      nb::arg("x"));
   m.def(
       "polydiv",
       [](nb::handle u, nb::handle v) {
-        auto [q, r] = polydiv(arr(u), arr(v));
+        auto [q, r] = polydiv(array_arg(u), array_arg(v));
         return nb::make_tuple(q, r);
       },
       nb::arg("u"), nb::arg("v"));
-  m.def("roots", [](nb::handle p) { return roots(arr(p)); }, nb::arg("p"));
+  m.def(
+      "roots", [](nb::handle p) { return roots(array_arg(p)); }, nb::arg("p"));
   m.def(
       "_polyfit",
       [](nb::handle x, nb::handle y, std::int64_t deg, nb::handle rcond, nb::handle w, const std::string& cov) {
         std::optional<double> rc;
         if (!rcond.is_none()) rc = nb::cast<double>(nb::float_(rcond));
-        PolyfitResult r = polyfit(arr(x), arr(y), deg, rc, opt_arr(w), cov);
+        PolyfitResult r = polyfit(array_arg(x), array_arg(y), deg, rc, optional_array_arg(w), cov);
         nb::object covariance = r.covariance.valid() ? nb::cast(r.covariance) : nb::none();
         return nb::make_tuple(r.coefficients, r.residuals, r.rank, r.singular_values, r.rcond, covariance);
       },
@@ -156,26 +164,30 @@ void bind_numerical(nb::module_& m) {
   l.def(
       "eig",
       [](nb::handle a) {
-        linalg::EigResult r = linalg::eig(arr(a));
+        linalg::EigResult r = linalg::eig(array_arg(a));
         return nb::make_tuple(r.eigenvalues, r.eigenvectors);
       },
       nb::arg("a"));
-  l.def("eigvals", [](nb::handle a) { return linalg::eigvals(arr(a)); }, nb::arg("a"));
+  l.def(
+      "eigvals", [](nb::handle a) { return linalg::eigvals(array_arg(a)); }, nb::arg("a"));
   l.def(
       "multi_dot",
       [](nb::handle arrays, nb::handle out) {
         std::vector<ndarray> in;
-        for (nb::handle a : arrays) in.push_back(arr(a));
+        for (nb::handle a : arrays) in.push_back(array_arg(a));
         std::optional<ndarray> o;
         if (!out.is_none()) o = nb::cast<ndarray>(out);
         return linalg::multi_dot(in, o);
       },
       nb::arg("arrays"), nb::kw_only(), nb::arg("out") = nb::none());
-  l.def("tensorinv", [](nb::handle a, int ind) { return linalg::tensorinv(arr(a), ind); }, nb::arg("a"),
-        nb::arg("ind") = 2);
+  l.def(
+      "tensorinv", [](nb::handle a, int ind) { return linalg::tensorinv(array_arg(a), ind); }, nb::arg("a"),
+      nb::arg("ind") = 2);
   l.def(
       "tensorsolve",
-      [](nb::handle a, nb::handle b, nb::handle axes) { return linalg::tensorsolve(arr(a), arr(b), axes_from_py(axes)); },
+      [](nb::handle a, nb::handle b, nb::handle axes) {
+        return linalg::tensorsolve(array_arg(a), array_arg(b), axes_from_py(axes));
+      },
       nb::arg("a"), nb::arg("b"), nb::arg("axes") = nb::none());
 }
 
