@@ -1,6 +1,9 @@
 // eig/eigvals through the device's DenseSolver::geev. The solver works on column-major
 // copies of each matrix and returns complex eigenvalues; real input's eigenvector pairs
 // (LAPACK's real/imaginary column encoding) are unpacked here with elementwise selects.
+// The results are complex even when every eigenvalue is real, as in NumPy 2.5 and CuPy (NumPy
+// up to 2.4 returned real arrays then, which made the dtype depend on the values and cost a
+// read-back of the eigenvalues).
 #include "api/linalg_support.h"
 #include "backend/dense_solver.h"
 #include "copper/creation.hpp"
@@ -25,8 +28,8 @@ EigResult eig_impl(const ndarray& a, bool vectors) {
   const Device device = a.device();
   EigResult r;
   if (count == 0 || n == 0) {
-    r.eigenvalues = empty(with_core(batch, {n}), result, device);
-    if (vectors) r.eigenvectors = empty(a.shape(), result, device);
+    r.eigenvalues = empty(with_core(batch, {n}), complex_dtype(result), device);
+    if (vectors) r.eigenvectors = empty(a.shape(), complex_dtype(result), device);
     return r;
   }
   const DType t = compute_type(result, device);
@@ -37,14 +40,13 @@ EigResult eig_impl(const ndarray& a, bool vectors) {
   solver_for(device).geev(vectors, column_major(f), w.data(), vectors ? vr.data() : nullptr,
                           static_cast<int*>(info.data()));
   raise_if_failed(read_info(info), "Eigenvalues did not converge");
-  const bool real_result = !is_complex(t) && !any(not_equal(imag(w), 0)).item().to_bool();
-  const DType out_t = real_result ? real_dtype(result) : complex_dtype(result);
-  r.eigenvalues = reshape(astype(real_result ? real(w) : w, out_t, Casting::unsafe, false), with_core(batch, {n}));
+  const DType out_t = complex_dtype(result);
+  r.eigenvalues = reshape(astype(w, out_t, Casting::unsafe, false), with_core(batch, {n}));
   if (!vectors) return r;
   // vr[b, j, :] is column j of V. For real input, a pair (j, j+1) with imag(w[j]) > 0
   // holds v_j = col j + i col j+1 and v_{j+1} = conj(v_j).
   ndarray cols = vr;
-  if (!is_complex(t) && !real_result) {
+  if (!is_complex(t)) {
     const ndarray im = expand_dims(imag(w), {-1});
     const ndarray first = greater(im, 0), second = less(im, 0);
     const ndarray zero_col = zeros({count, 1, n}, t, device);

@@ -185,6 +185,9 @@ ndarray roots(const ndarray& p_in) {
     ndarray A = diag(ones({N - 2}, p.dtype(), p.device()), -1);
     A.assign({std::int64_t{0}}, divide(negative(p[{Slice(1, std::nullopt)}]), p[{std::int64_t{0}}]));
     r = linalg::eigvals(A);
+    // eigvals is always complex (NumPy 2.5); roots of a real polynomial stay real when every
+    // root is, as NumPy's roots does.
+    if (!is_complex(p.dtype()) && !any(not_equal(imag(r), 0)).item().to_bool()) r = copy(real(r));
   } else {
     r = empty({0}, float64, p.device());
   }

@@ -146,7 +146,7 @@ def test_stacking(device, rng):
     check(cp.dstack([cb, cb]), np.dstack([b, b]))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
-        check(cp.row_stack([ca, ca]), np.row_stack([a, a]))
+        check(cp.row_stack([ca, ca]), np.vstack([a, a]))  # NumPy 2.5 removed row_stack
     with pytest.warns(DeprecationWarning):
         cp.row_stack([ca, ca])
 
@@ -237,7 +237,9 @@ def test_geomspace_arrays_dtypes_errors(device):
     for dtype in [np.float32, np.int64, np.complex64]:
         got, want = cp.geomspace(1, 256, 9, dtype=dtype), np.geomspace(1, 256, 9, dtype=dtype)
         assert got.dtype == want.dtype
-        np.testing.assert_allclose(got.get(), want, rtol=1e-6)
+        # Integer results truncate a float power: 2**7 may come out as 127.99999 on one device
+        # and 128 on another, so integers may differ by one.
+        np.testing.assert_allclose(got.get(), want, rtol=1e-6, atol=1 if dtype == np.int64 else 0)
     with pytest.raises(ValueError, match="Geometric sequence cannot include zero"):
         cp.geomspace(0, 5)
 

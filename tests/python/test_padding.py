@@ -15,7 +15,12 @@ WIDTHS = [1, (2, 0), ((1, 2), (0, 3)), ((4, 7), (5, 1)), 9, ((0, 0), (0, 0))]
 @pytest.mark.parametrize("strided", [False, True])
 def test_pad_modes(device, rng, mode, width, strided):
     n, c = pair(rng, (3, 4), np.float64, strided)
-    check(cp.pad(c, width, mode), np.pad(n, width, mode))
+    got, want = cp.pad(c, width, mode), np.pad(n, width, mode)
+    if mode == "mean":  # a sum: the GPU adds in another order
+        assert got.dtype == want.dtype
+        np.testing.assert_allclose(got.get(), want, rtol=1e-13)
+        return
+    check(got, want)
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -25,7 +30,7 @@ def test_pad_dtypes(device, rng, mode, dtype):
         pytest.skip("NumPy's rounding step differs for complex")
     n = random_array(rng, (5, 3), dtype, 0, 50)
     got, want = cp.pad(cp.asarray(n), ((2, 6), (3, 1)), mode), np.pad(n, ((2, 6), (3, 1)), mode)
-    if mode == "linear_ramp" and dtype == np.float32:  # copper's float32 linspace rounds once less
+    if mode in ("linear_ramp", "mean") and dtype == np.float32:  # linspace rounds once less; sums in another order
         assert got.dtype == want.dtype
         np.testing.assert_allclose(got.get(), want, rtol=1e-6)
         return
