@@ -9,8 +9,9 @@
 
 namespace copper::linalg {
 
-// Real input gives real results when every eigenvalue of the stack is real, complex ones
-// otherwise (NumPy's rule); eigenvectors are the columns, normalized to unit length.
+// Results are complex, also for real input whose eigenvalues are all real (NumPy 2.5's rule,
+// and CuPy's; the Python module casts them to real when an older NumPy is installed, as it
+// would); eigenvectors are the columns, normalized to unit length.
 struct EigResult {
   ndarray eigenvalues, eigenvectors;
 };

@@ -23,30 +23,39 @@ template <class T> __device__ inline T _jit_mod(T a, T b) {
   }
   return r;
 }
-#define COPPER_JIT_FLOAT_DIVMOD(T, SUFFIX)                                      \
-  __device__ inline T _jit_mod(T a, T b) {                                      \
-    if (b == T(0)) return fmod##SUFFIX(a, b);                                   \
-    T r = fmod##SUFFIX(a, b);                                                   \
-    if (r != T(0)) {                                                            \
-      if ((b < T(0)) != (r < T(0))) r += b;                                     \
-    } else {                                                                    \
-      r = copysign##SUFFIX(T(0), b);                                            \
-    }                                                                           \
-    return r;                                                                   \
-  }                                                                             \
-  __device__ inline T _jit_floordiv(T a, T b) {                                 \
-    if (b == T(0)) return a / b;                                                \
-    T m = fmod##SUFFIX(a, b);                                                   \
-    T d = (a - m) / b;                                                          \
-    if (m != T(0) && ((b < T(0)) != (m < T(0)))) d -= T(1);                     \
-    if (d == T(0)) return copysign##SUFFIX(T(0), a / b);                        \
-    T f = floor##SUFFIX(d);                                                     \
-    if (d - f > T(0.5)) f += T(1);                                              \
-    return f;                                                                   \
+// Python's float modulo and floor division, as templates over the two float types rather
+// than a macro: a macro whose body returns makes the user-kernel vector analysis refuse
+// vector loads for every kernel with this prelude (copper.vectorize ran at 1.25x the floor).
+__device__ inline float _jit_fmod(float a, float b) { return fmodf(a, b); }
+__device__ inline double _jit_fmod(double a, double b) { return fmod(a, b); }
+__device__ inline float _jit_copysign(float a, float b) { return copysignf(a, b); }
+__device__ inline double _jit_copysign(double a, double b) { return copysign(a, b); }
+__device__ inline float _jit_floor(float a) { return floorf(a); }
+__device__ inline double _jit_floor(double a) { return floor(a); }
+template <class T> __device__ inline T _jit_float_mod(T a, T b) {
+  if (b == T(0)) return _jit_fmod(a, b);
+  T r = _jit_fmod(a, b);
+  if (r != T(0)) {
+    if ((b < T(0)) != (r < T(0))) r += b;
+  } else {
+    r = _jit_copysign(T(0), b);
   }
-COPPER_JIT_FLOAT_DIVMOD(float, f)
-COPPER_JIT_FLOAT_DIVMOD(double, )
-#undef COPPER_JIT_FLOAT_DIVMOD
+  return r;
+}
+template <class T> __device__ inline T _jit_float_floordiv(T a, T b) {
+  if (b == T(0)) return a / b;
+  T m = _jit_fmod(a, b);
+  T d = (a - m) / b;
+  if (m != T(0) && ((b < T(0)) != (m < T(0)))) d -= T(1);
+  if (d == T(0)) return _jit_copysign(T(0), a / b);
+  T f = _jit_floor(d);
+  if (d - f > T(0.5)) f += T(1);
+  return f;
+}
+__device__ inline float _jit_mod(float a, float b) { return _jit_float_mod(a, b); }
+__device__ inline double _jit_mod(double a, double b) { return _jit_float_mod(a, b); }
+__device__ inline float _jit_floordiv(float a, float b) { return _jit_float_floordiv(a, b); }
+__device__ inline double _jit_floordiv(double a, double b) { return _jit_float_floordiv(a, b); }
 template <class T> __device__ inline T _jit_ipow(T a, T b) {
   if constexpr (T(-1) < T(0)) {
     if (b < T(0)) return a == T(1) ? T(1) : a == T(-1) ? ((b & T(1)) ? T(-1) : T(1)) : T(0);
