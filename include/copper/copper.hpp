@@ -26,3 +26,13 @@
 // Interoperability: DLPack, foreign memory, stream hand-off; the array API standard's names.
 #include "copper/array_api.hpp"
 #include "copper/interop.hpp"
+// NumPy's editing, padding, bit packing, structured creation, numerical, window,
+// polynomial and general-eigenproblem functions (issue 14).
+#include "copper/bit_packing.hpp"
+#include "copper/creation_matrices.hpp"
+#include "copper/linalg_extra.hpp"
+#include "copper/manipulation_editing.hpp"
+#include "copper/numerical.hpp"
+#include "copper/padding.hpp"
+#include "copper/polynomial.hpp"
+#include "copper/windows.hpp"

@@ -29,6 +29,11 @@ from copper._numpy_dispatch import get_array_module  # noqa: F401  (and NumPy's 
 from copper._array_api import *  # noqa: F401,F403  (the array API standard: copper is its own namespace)
 from copper import _serialization  # noqa: F401  (pickling for Dask's distributed workers; Dask tokens)
 from copper import _dask  # noqa: F401  (Dask's per-type dispatch for copper chunks, once Dask is imported)
+from copper import jit  # noqa: F401  (kernels written in Python, translated to CUDA C++)
+from copper._vectorize import vectorize  # noqa: F401  (numpy.vectorize on both devices)
+from copper._padding import pad  # noqa: F401  (numpy.pad: every mode; the core in C++)
+from copper._numerical import *  # noqa: F401,F403  (polyfit, matvec, vecmat, row_stack)
+from copper._functional import *  # noqa: F401,F403  (apply_along_axis, apply_over_axes, piecewise)
 
 from copper._fuse import fuse  # noqa: F401  (CuPy's explicit fusion decorator)
 from copper._fusion_trace import traced_functions as _traced_functions

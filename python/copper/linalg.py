@@ -20,6 +20,7 @@ EighResult = namedtuple("EighResult", ["eigenvalues", "eigenvectors"])
 SlogdetResult = namedtuple("SlogdetResult", ["sign", "logabsdet"])
 SVDResult = namedtuple("SVDResult", ["U", "S", "Vh"])
 QRResult = namedtuple("QRResult", ["Q", "R"])
+EigResult = namedtuple("EigResult", ["eigenvalues", "eigenvectors"])
 
 norm = _l.norm
 cond = _l.cond
@@ -30,6 +31,41 @@ cholesky = _l.cholesky
 eigvalsh = _l.eigvalsh
 lstsq = _l.lstsq
 matrix_power = _l.matrix_power
+multi_dot = _l.multi_dot
+tensorinv = _l.tensorinv
+tensorsolve = _l.tensorsolve
+
+
+# eig and eigvals return complex arrays (NumPy 2.5, CuPy; the C++ API always does). With an
+# older NumPy installed, copper follows it instead: real arrays when every eigenvalue is real
+# (NumPy up to 2.4 cast them), so that code written against the installed NumPy sees the same
+# dtypes. That check reads the eigenvalues back, as NumPy's does.
+_EIG_VALUE_DEPENDENT = _np.lib.NumpyVersion(_np.__version__) < "2.5.0"
+
+
+def _legacy_real(w, arrays):
+    if w.size == 0 or not bool(_core.any(_core.imag(w) != 0)):
+        return [_core.real(x).copy() for x in arrays]
+    return arrays
+
+
+def eig(a):
+    w, v = _l.eig(a)
+    if _EIG_VALUE_DEPENDENT and not _is_complex_input(a):
+        w, v = _legacy_real(w, [w, v])
+    return EigResult(w, v)
+
+
+def eigvals(a):
+    w = _l.eigvals(a)
+    if _EIG_VALUE_DEPENDENT and not _is_complex_input(a):
+        (w,) = _legacy_real(w, [w])
+    return w
+
+
+def _is_complex_input(a):
+    dt = getattr(a, "dtype", None)
+    return _np.dtype(dt).kind == "c" if dt is not None else _np.asarray(a).dtype.kind == "c"
 
 _no_value = object()
 

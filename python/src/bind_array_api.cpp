@@ -60,10 +60,7 @@ void bind_array_api(nb::module_& m) {
       [](nb::args xi, bool copy, bool sparse, const std::string& indexing) {
         std::vector<ndarray> in;
         for (nb::handle x : xi) in.push_back(to_array(x));
-        // A list, as in CuPy and the array API standard (NumPy 2 gives a tuple).
-        nb::list out;
-        for (ndarray& g : meshgrid(in, indexing, sparse, copy)) out.append(nb::cast(std::move(g)));
-        return out;
+        return as_tuple(meshgrid(in, indexing, sparse, copy));  // a tuple, as NumPy 2 and CuPy 14 give
       },
       nb::arg("xi"), nb::kw_only(), nb::arg("copy") = true, nb::arg("sparse") = false, nb::arg("indexing") = "xy");
   m.def("_isdtype_kind", [](nb::handle dtype, const std::string& kind) { return isdtype(dtype_from_py(dtype), kind); });

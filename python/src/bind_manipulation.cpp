@@ -14,6 +14,8 @@ ndarray as_array(nb::handle obj) {
   return array_from_py(obj, std::nullopt, default_device());
 }
 
+}  // namespace
+
 // A sequence of array-likes (a copper array counts as the sequence of its rows).
 std::vector<ndarray> arrays_from_py(nb::handle seq) {
   std::vector<ndarray> out;
@@ -26,6 +28,8 @@ std::vector<ndarray> arrays_from_py(nb::handle seq) {
   for (nb::handle item : seq) out.push_back(as_array(item));
   return out;
 }
+
+namespace {
 
 // An int, a sequence of ints, or an integer array (copper or NumPy) as a list of ints.
 std::vector<std::int64_t> ints_from_py(nb::handle obj) {
@@ -157,7 +161,7 @@ void bind_manipulation(nb::module_& m, ArrayClass& cls) {
     Shape shape = broadcast_shapes_py(shapes);
     nb::list out;
     for (const auto& a : arrays) out.append(nb::cast(broadcast_to(a, shape)));
-    return out;  // a list, as in CuPy and the array API standard (NumPy 2 gives a tuple)
+    return nb::tuple(out);  // a tuple, as NumPy 2 and CuPy 14 give (the array API asks a list)
   });
   m.def("broadcast_shapes", [](nb::args args) {
     std::vector<Shape> shapes;

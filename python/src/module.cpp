@@ -32,5 +32,7 @@ NB_MODULE(_core, m) {
   bind_interop(m, cls);
   bind_array_api(m);
   bind_utilities(m);
+  bind_manipulation_extra(m);
+  bind_numerical(m);
   bind_fusion(m);
 }

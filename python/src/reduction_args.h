@@ -18,6 +18,6 @@ nb::object with_out(ndarray result, nb::handle out);
 // A copper array as it is; anything else (NumPy arrays, lists, scalars) copied to the default device.
 ndarray array_arg(nb::handle a);
 // An optional array argument: None -> nullopt, else array_arg on `device`.
-std::optional<ndarray> optional_array_arg(nb::handle a, Device device);
+std::optional<ndarray> optional_array_arg(nb::handle a, Device device = default_device());
 
 }  // namespace copper::python

@@ -66,6 +66,11 @@ class DenseSolver {
   // Overwrites q (rows x cols, rows >= cols >= k) whose first k columns hold geqrf's
   // reflectors with the first cols columns of Q; tau: count x k (consecutive blocks of k).
   virtual void orgqr(const MatrixStack& q, std::int64_t k, const void* tau, int* info) = 0;
+  // Eigenvalues of general square matrices into w (the complex dtype of a's precision,
+  // count x n) and, when vectors is set, right eigenvectors into vr (a's dtype, column-
+  // major n x n each; for real a, a complex pair j, j+1 stores the real part in column j
+  // and the imaginary part in column j+1, as LAPACK's ?geev). a is destroyed.
+  virtual void geev(bool vectors, const MatrixStack& a, void* w, void* vr, int* info) = 0;
 };
 
 }  // namespace copper::backend

@@ -38,6 +38,11 @@ int main() {
       std::fprintf(stderr, "cusolverDnXsyevBatched is present but was not bound\n");
       ++failures;
     }
+    // The optional general eigensolver (linalg.eig): bound whenever the library has it.
+    if (lib && dlsym(lib, "cusolverDnXgeev") && (!api.geev || !api.geev_buffer_size)) {
+      std::fprintf(stderr, "cusolverDnXgeev is present but was not bound\n");
+      ++failures;
+    }
     std::printf("%d cuSOLVER symbols checked; batched eigensolver %s\n", count,
                 api.syev_batched ? "present" : "absent");
   } catch (const std::exception& e) {

@@ -124,6 +124,15 @@ def test_python_custom_kernels(device):
         assert "custom kernels: ok\n" in out and len(re.findall(r"  ok$", out, flags=re.M)) == 5, out
 
 
+def test_python_jit_kernels(device):
+    # copper.jit lessons: run and checked on a GPU; translated and compiled (or skipped without
+    # NVRTC) elsewhere, where the vectorize lesson runs on the CPU.
+    out = run([sys.executable, str(EXAMPLES / "python" / "jit_kernels.py")], device, SMALL)
+    assert re.search(r"^jit kernels: (ok|skipped)", out, flags=re.M), out
+    if device.startswith("cuda"):
+        assert "jit kernels: ok\n" in out and len(re.findall(r"  ok$", out, flags=re.M)) == 6, out
+
+
 def test_cpp_custom_kernels(device):
     build = build_dir()
     exe = build / "examples" / "cpp" / "custom_kernels" if build else None

@@ -1,11 +1,13 @@
 """The data-dependent families on a second GPU (issue 18): sorts, unique, advanced indexing,
-histograms, FFTs (cuFFT plans per device) and DLPack between two GPUs, each checked
+histograms, FFTs (cuFFT plans per device), DLPack between two GPUs, fused chains and
+copper.jit kernels, each checked
 against NumPy with its inputs and results on cuda:1, and mixing devices refused. Skips
 with fewer than two GPUs."""
 import numpy as np
 import pytest
 
 import copper as cp
+from copper import jit
 
 N_GPUS = cp.cuda.runtime.getDeviceCount()
 pytestmark = pytest.mark.skipif(N_GPUS < 2, reason="needs two GPUs")
@@ -96,3 +98,36 @@ def test_mixing_devices_raises(rng):
         x0[x1 > 0]
     with pytest.raises(ValueError, match=MIXED):
         cp.searchsorted(x0, x1)
+
+
+def test_fused_chain_on_cuda1(rng):
+    @cp.fuse()
+    def chain(x, y):
+        return cp.sqrt(x * x + y * y) + cp.sin(x) * 2
+
+    @cp.fuse()
+    def total(x):
+        return cp.sum(x * x, axis=-1)
+
+    a, b = rng.standard_normal((64, 300)), rng.standard_normal((64, 300))
+    check(chain(on1(a), on1(b)), np.sqrt(a * a + b * b) + np.sin(a) * 2, rtol=1e-12)
+    check(total(on1(a)), np.sum(a * a, axis=-1), rtol=1e-12)
+    # The same fused function on cuda:0 afterwards: its kernel is built for that device too.
+    y0 = chain(cp.asarray(a, device="cuda:0"), cp.asarray(b, device="cuda:0"))
+    assert str(y0.device) == "cuda:0"
+    np.testing.assert_allclose(y0.get(), np.sqrt(a * a + b * b) + np.sin(a) * 2, rtol=1e-12)
+    with pytest.raises(ValueError, match=MIXED):
+        chain(cp.asarray(a, device="cuda:0"), on1(b))
+
+
+@jit.rawkernel()
+def add_one(x, y):
+    for i in range(jit.grid(1), x.size, jit.gridsize(1)):
+        y[i] = x[i] + 1
+
+
+def test_jit_kernel_on_cuda1(rng):
+    a = rng.standard_normal(5000).astype(np.float32)
+    x, y = on1(a), cp.empty(5000, dtype=cp.float32, device="cuda:1")
+    add_one[20, 256](x, y)
+    check(y, a + 1)

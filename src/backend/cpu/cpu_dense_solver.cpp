@@ -192,6 +192,51 @@ class LapackSolver final : public DenseSolver {
     for (std::int64_t b = 0; b < qs.count; ++b)
       l.orgqr[p](&m, &n, &kk, qs.matrix(b), &m, taup + b * k * itemsize(qs.dtype), work.data(), &lwork, &info[b]);
   }
+
+  // ?geev per matrix; real precisions interleave wr, wi into the complex w.
+  void geev(bool vectors, const MatrixStack& a, void* w, void* vr, int* info) override {
+    const auto& l = lapack();
+    const Precision p = precision_of(a.dtype);
+    const int n = fortran_int(a.rows), one = 1, ldvr = vectors ? n : 1;
+    const char jobvl = 'N', jobvr = vectors ? 'V' : 'N';
+    const bool single = single_precision(p);
+    const std::size_t es = elem_size(a.dtype), rs = real_size(a.dtype), nn = static_cast<std::size_t>(n);
+    std::vector<unsigned char> dummy(16), vr_dummy(16);
+    auto vr_of = [&](std::int64_t b) -> void* {
+      return vectors ? static_cast<void*>(static_cast<char*>(vr) + b * static_cast<std::int64_t>(nn * nn * es))
+                     : static_cast<void*>(vr_dummy.data());
+    };
+    char* wp = static_cast<char*>(w);
+    WorkQuery q;
+    int lwork = -1, query_info = 0;
+    if (complex_precision(p)) {
+      auto fn = l.complex_geev[p - kC];
+      std::vector<unsigned char> rwork(2 * nn * rs);
+      fn(&jobvl, &jobvr, &n, a.matrix(0), &n, wp, dummy.data(), &one, vr_of(0), &ldvr, q.data(), &lwork,
+         rwork.data(), &query_info, 1, 1);
+      lwork = q.size(single);
+      std::vector<unsigned char> work(lwork * es);
+      for (std::int64_t b = 0; b < a.count; ++b)
+        fn(&jobvl, &jobvr, &n, a.matrix(b), &n, wp + b * nn * 2 * rs, dummy.data(), &one, vr_of(b), &ldvr,
+           work.data(), &lwork, rwork.data(), &info[b], 1, 1);
+    } else {
+      auto fn = l.real_geev[p];
+      std::vector<unsigned char> wr(nn * rs), wi(nn * rs);
+      fn(&jobvl, &jobvr, &n, a.matrix(0), &n, wr.data(), wi.data(), dummy.data(), &one, vr_of(0), &ldvr, q.data(),
+         &lwork, &query_info, 1, 1);
+      lwork = q.size(single);
+      std::vector<unsigned char> work(lwork * es);
+      for (std::int64_t b = 0; b < a.count; ++b) {
+        fn(&jobvl, &jobvr, &n, a.matrix(b), &n, wr.data(), wi.data(), dummy.data(), &one, vr_of(b), &ldvr,
+           work.data(), &lwork, &info[b], 1, 1);
+        char* out = wp + b * nn * 2 * rs;
+        for (std::size_t i = 0; i < nn; ++i) {
+          std::memcpy(out + 2 * i * rs, wr.data() + i * rs, rs);
+          std::memcpy(out + (2 * i + 1) * rs, wi.data() + i * rs, rs);
+        }
+      }
+    }
+  }
 };
 
 }  // namespace

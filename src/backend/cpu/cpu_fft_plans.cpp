@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <complex>
 #include <cstring>
-#include <sstream>
+#include <string>
 
 #include "backend/registry.h"
 #include "backend/cpu/thread_pool.h"
@@ -15,16 +15,18 @@ namespace {
 
 const char* kind_name(FftKind k) { return k == FftKind::c2c ? "C2C" : k == FftKind::r2c ? "R2C" : "C2R"; }
 
+// Plain string building rather than an ostringstream: cheaper on every planned transform, and
+// no dependence on the iostream locale machinery (see docs/architecture.md on libstdc++).
 std::string describe(FftKind kind, bool forward, bool single, int nthreads, const std::vector<FftwIodim64>& dims,
                      const std::vector<FftwIodim64>& howmany) {
-  std::ostringstream s;
-  s << kind_name(kind) << (kind == FftKind::c2c ? (forward ? " forward" : " inverse") : "")
-    << (single ? " single" : " double") << " n=(";
-  for (std::size_t i = 0; i < dims.size(); ++i) s << (i ? "," : "") << dims[i].n;
+  std::string s = kind_name(kind);
+  if (kind == FftKind::c2c) s += forward ? " forward" : " inverse";
+  s += single ? " single n=(" : " double n=(";
+  for (std::size_t i = 0; i < dims.size(); ++i) (s += i ? "," : "") += std::to_string(dims[i].n);
   std::int64_t batch = 1;
   for (const FftwIodim64& d : howmany) batch *= d.n;
-  s << ") batch=" << batch << " threads=" << nthreads;
-  return s.str();
+  s += ") batch=" + std::to_string(batch) + " threads=" + std::to_string(nthreads);
+  return s;
 }
 
 std::shared_ptr<const fft::Plan> make_plan(FftKind kind, bool forward, bool single, int nthreads,

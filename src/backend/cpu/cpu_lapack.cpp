@@ -49,6 +49,8 @@ bool bind_lapack(void* lib, Lapack& l) {
   ok = bind(lib, l.orgqr[kD], "dorgqr_") && ok;
   ok = bind(lib, l.orgqr[kC], "cungqr_") && ok;
   ok = bind(lib, l.orgqr[kZ], "zungqr_") && ok;
+  ok = bind_all(lib, l.real_geev, "sd", "geev") && ok;
+  ok = bind_all(lib, l.complex_geev, "cz", "geev") && ok;
   return ok;
 }
 

@@ -42,6 +42,15 @@ using GeqrfFn = void (*)(const int* m, const int* n, void* a, const int* lda, vo
 using OrgqrFn = void (*)(const int* m, const int* n, const int* k, void* a, const int* lda, const void* tau,
                          void* work, const int* lwork, int* info);
 
+// sgeev/dgeev: eigenvalues as separate real and imaginary parts
+using RealGeevFn = void (*)(const char* jobvl, const char* jobvr, const int* n, void* a, const int* lda, void* wr,
+                            void* wi, void* vl, const int* ldvl, void* vr, const int* ldvr, void* work,
+                            const int* lwork, int* info, std::size_t, std::size_t);
+// cgeev/zgeev
+using ComplexGeevFn = void (*)(const char* jobvl, const char* jobvr, const int* n, void* a, const int* lda, void* w,
+                               void* vl, const int* ldvl, void* vr, const int* ldvr, void* work, const int* lwork,
+                               void* rwork, int* info, std::size_t, std::size_t);
+
 struct Lapack {
   GetrfFn getrf[4] = {};
   GetrsFn getrs[4] = {};
@@ -52,6 +61,8 @@ struct Lapack {
   ComplexGesddFn complex_gesdd[2] = {};  // c, z
   GeqrfFn geqrf[4] = {};
   OrgqrFn orgqr[4] = {};  // sorgqr, dorgqr, cungqr, zungqr
+  RealGeevFn real_geev[2] = {};        // s, d
+  ComplexGeevFn complex_geev[2] = {};  // c, z
   std::string path;       // which library was loaded
 };
 

@@ -60,6 +60,8 @@ Loaded load() {
   a.syev_batched_buffer_size = reinterpret_cast<decltype(a.syev_batched_buffer_size)>(
       dlsym(lib, "cusolverDnXsyevBatched_bufferSize"));
   a.syev_batched = reinterpret_cast<decltype(a.syev_batched)>(dlsym(lib, "cusolverDnXsyevBatched"));
+  a.geev_buffer_size = reinterpret_cast<decltype(a.geev_buffer_size)>(dlsym(lib, "cusolverDnXgeev_bufferSize"));
+  a.geev = reinterpret_cast<decltype(a.geev)>(dlsym(lib, "cusolverDnXgeev"));
   return l;
 }
 

@@ -56,6 +56,14 @@ struct Cusolver {
   cusolverStatus_t (*syev_batched)(cusolverDnHandle_t, cusolverDnParams_t, cusolverEigMode_t, cublasFillMode_t,
                                    int64_t, cudaDataType, void*, int64_t, cudaDataType, void*, cudaDataType, void*,
                                    size_t, void*, size_t, int*, int64_t) = nullptr;
+  // Optional (cuSOLVER 11.6 / CUDA 12.6 and later; nullptr before): general eigenproblems.
+  cusolverStatus_t (*geev_buffer_size)(cusolverDnHandle_t, cusolverDnParams_t, cusolverEigMode_t, cusolverEigMode_t,
+                                       int64_t, cudaDataType, const void*, int64_t, cudaDataType, const void*,
+                                       cudaDataType, const void*, int64_t, cudaDataType, const void*, int64_t,
+                                       cudaDataType, size_t*, size_t*) = nullptr;
+  cusolverStatus_t (*geev)(cusolverDnHandle_t, cusolverDnParams_t, cusolverEigMode_t, cusolverEigMode_t, int64_t,
+                           cudaDataType, void*, int64_t, cudaDataType, void*, cudaDataType, void*, int64_t,
+                           cudaDataType, void*, int64_t, cudaDataType, void*, size_t, void*, size_t, int*) = nullptr;
   std::string path;  // the library that was loaded
 };
 

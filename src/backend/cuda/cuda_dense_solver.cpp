@@ -269,6 +269,31 @@ class CusolverSolver final : public DenseSolver {
     note("linalg orgqr (cuSOLVER)");
   }
 
+  // cusolverDnXgeev (CUDA 12.6+): right eigenvectors only, complex W for every precision.
+  void geev(bool vectors, const MatrixStack& a, void* w, void* vr, int* info) override {
+    const Cusolver& api = cusolver();
+    if (!api.geev || !api.geev_buffer_size)
+      throw NotImplementedError("linalg.eig/eigvals on the GPU need cusolverDnXgeev (cuSOLVER from CUDA 12.6 on); " +
+                                api.path + " lacks it");
+    const CusolverSession s = cusolver_session(device_);
+    const cudaDataType t = data_type(a.dtype), wt = data_type(complex_dtype(a.dtype));
+    const cusolverEigMode_t jobvr = vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+    const std::int64_t n = a.rows, es = itemsize(a.dtype), ws_stride = n * itemsize(complex_dtype(a.dtype));
+    const std::int64_t ldvr = vectors ? n : 1;
+    std::size_t dev = 0, host = 0;
+    check_cusolver(api.geev_buffer_size(s.handle, s.params, CUSOLVER_EIG_MODE_NOVECTOR, jobvr, n, t, a.data, n, wt, w,
+                                        t, nullptr, 1, t, vectors ? vr : nullptr, ldvr, t, &dev, &host),
+                   "cusolverDnXgeev_bufferSize");
+    Workspace ws(device_, dev, host);
+    for (std::int64_t b = 0; b < a.count; ++b)
+      check_cusolver(api.geev(s.handle, s.params, CUSOLVER_EIG_MODE_NOVECTOR, jobvr, n, t, a.matrix(b), n, wt,
+                              static_cast<char*>(w) + b * ws_stride, t, nullptr, 1, t,
+                              vectors ? static_cast<char*>(vr) + b * n * n * es : nullptr, ldvr, t, ws.device(),
+                              ws.device_bytes(), ws.host(), ws.host_bytes(), info + b),
+                     "cusolverDnXgeev");
+    note("linalg geev (cuSOLVER)");
+  }
+
  private:
   // Names the work for an asynchronous failure reported at the next synchronization.
   void note(const char* op) { current_stream_state(device_).last_op.store(op, std::memory_order_relaxed); }

@@ -1,9 +1,12 @@
 #include "backend/cuda/cuda_raw_compile.h"
 
+#include <cctype>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 
 #include "backend/cuda/nvrtc_api.h"
 #include "copper/errors.hpp"
@@ -61,6 +64,25 @@ void append_u32(std::vector<char>& out, std::uint32_t v) { append_bytes(out, &v,
 void append_text(std::vector<char>& out, const std::string& s) {
   append_u32(out, static_cast<std::uint32_t>(s.size()));
   append_bytes(out, s.data(), s.size());
+}
+
+// COPPER_DUMP_CUBINS=dir writes every freshly compiled raw-module image there (named by the
+// program and a hash of its source), so that `cuobjdump -sass` can compare the machine code of
+// two kernels, e.g. a copper.jit kernel against the same RawKernel (issue 16). Cache hits are
+// not compiled, so point COPPER_CACHE_DIR at an empty folder as well.
+void dump_image(const RawModuleSource& source, const std::vector<char>& image) {
+  const char* dir = std::getenv("COPPER_DUMP_CUBINS");
+  if (!dir || !*dir || image.empty()) return;
+  std::uint64_t hash = 1469598103934665603ull;  // FNV-1a of the source text
+  for (unsigned char c : source.code) hash = (hash ^ c) * 1099511628211ull;
+  std::string name = source.program_name;
+  for (char& c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') c = '_';
+  char suffix[32];
+  std::snprintf(suffix, sizeof suffix, "-%016llx", static_cast<unsigned long long>(hash));
+  const bool ptx = image.size() < 4 || std::memcmp(image.data(), "\x7f" "ELF", 4) != 0;
+  std::ofstream(std::filesystem::path(dir) / (name + suffix + (ptx ? ".ptx" : ".cubin")), std::ios::binary)
+      .write(image.data(), static_cast<std::streamsize>(ptx ? image.size() - 1 : image.size()));
 }
 
 }  // namespace
@@ -132,6 +154,7 @@ RawModuleImage compile_raw_module(const RawModuleSource& source, int arch) {
       throw ValueError("name expression '" + e + "' names no kernel: " + n.nvrtcGetErrorString(lr));
     out.lowered_names.emplace_back(e, lowered);
   }
+  dump_image(source, out.image);
   return out;
 }
 

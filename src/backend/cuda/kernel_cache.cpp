@@ -1,5 +1,6 @@
 #include "backend/cuda/kernel_cache.h"
 
+#include <cuda.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -54,6 +55,13 @@ std::vector<std::string> compile_options(int arch) {
   return {"--gpu-architecture=sm_" + std::to_string(arch), "-std=c++20", "-default-device", "--fmad=false"};
 }
 
+// The compiler's identity in the disk keys, known without loading NVRTC (dlopen of libnvrtc
+// costs 5-7 ms, most of a warm first call in a fresh process): the toolkit version copper was
+// built against, whose major version names the libnvrtc.so.N it loads. An entry written by
+// another minor release of that NVRTC is reused (the cubin stays valid for the architecture);
+// an image the driver refuses is rebuilt (get_kernel, RawModule loading).
+constexpr int kNvrtcBuildVersion = CUDA_VERSION;
+
 // Hash of everything besides a kernel's own source that its cubin depends on.
 const Hash128& environment_hash(int arch) {
   static std::mutex mutex;
@@ -67,9 +75,7 @@ const Hash128& environment_hash(int arch) {
     h.add(kEmbeddedFiles[i].text);
   }
   for (const auto& o : compile_options(arch)) h.add(o);
-  const Nvrtc& n = nvrtc();
-  h.add(&n.major, sizeof n.major);
-  h.add(&n.minor, sizeof n.minor);
+  h.add(&kNvrtcBuildVersion, sizeof kNvrtcBuildVersion);
   h.add(&arch, sizeof arch);
   return by_arch.emplace(arch, h).first->second;
 }
@@ -240,9 +246,7 @@ std::vector<char> disk_cached_payload(int arch, const std::string& key_text,
                                       const std::function<std::vector<char>()>& build, bool rebuild) {
   Hash128 h;
   h.add(std::string("copper raw module 1"));  // the payload layout's version
-  const Nvrtc& n = nvrtc();
-  h.add(&n.major, sizeof n.major);
-  h.add(&n.minor, sizeof n.minor);
+  h.add(&kNvrtcBuildVersion, sizeof kNvrtcBuildVersion);
   h.add(&arch, sizeof arch);
   h.add(key_text);
   const std::filesystem::path path = std::filesystem::path(cache_directory()) / (h.hex() + ".module");
