@@ -106,6 +106,30 @@ def test_in_place_and_strided_and_broadcast(device):
         cp.log(big).get()
 
 
+@pytest.mark.parametrize("name", ["add", "multiply", "divide", "power", "floor_divide", "arctan2", "divmod"])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_in_place_matches_numpy(device, name, dtype):
+    """An output that is also an input (x += y, out=y, strided, past one block of the CPU
+    loops): the flags come from the values the op read, not the ones it wrote."""
+    with np.errstate(all="ignore"):
+        values = np.array(SPECIAL).astype(dtype)
+    np_fn, cp_fn = getattr(np, name), getattr(cp, name)
+    nout = 2 if name == "divmod" else 1
+    for shift in range(len(values)):
+        hx, hy = values, np.roll(values, shift)
+        for target in (0, 1):  # overwrite x, then y
+            for pad in (0, 2500):  # the special values past the first CPU block
+                for step in (1, 2):
+                    def call(fn, xp, h):
+                        x = xp.asarray(np.concatenate([np.ones(pad, dtype), hx]).repeat(step))[::step]
+                        y = xp.asarray(np.concatenate([np.ones(pad, dtype), hy]).repeat(step))[::step]
+                        out = (x, y)[target]  # the pad's ones give no errors
+                        return fn(x, y, out=(out,) + ((xp.empty_like(out),) if nout == 2 else ()))
+                    expected = messages(lambda: call(np_fn, np, hx), False)
+                    got = messages(lambda: call(cp_fn, cp, hx), True)
+                    assert got == expected, (name, dtype, shift, target, pad, step)
+
+
 def test_no_warning_without_errors(device):
     rng = np.random.default_rng(0)
     x = cp.asarray(rng.uniform(1, 2, 1000))

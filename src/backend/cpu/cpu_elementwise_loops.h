@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstring>
 #include <span>
+#include <type_traits>
 
 #include "backend/cpu/strided_loop.h"
 #include "ops/catalogue.h"
@@ -127,101 +128,149 @@ template <class V> V load_at(const char* base, std::int64_t stride, std::int64_t
   return v;
 }
 
-// Whether n values of V from `base` (byte stride `stride`) are all finite; contiguous runs
-// get a loop over V* the compiler vectorizes.
-template <class V> bool all_finite_run(const char* base, std::int64_t stride, std::int64_t n) {
-  bool clean = true;
-  if (stride == static_cast<std::int64_t>(sizeof(V))) {
-    const V* v = reinterpret_cast<const V*>(base);
-    for (std::int64_t i = 0; i < n; ++i) clean &= ops::fp::all_finite(v[i]);
+// The unsigned integer as wide as one floating-point component of V (a complex number has
+// two), and that component's exponent mask; void where V is always finite.
+template <class V> struct fp_bits {
+  using U = void;
+};
+template <> struct fp_bits<ops::half> {
+  using U = std::uint16_t;
+  static constexpr U exp = 0x7c00;
+};
+template <> struct fp_bits<float> {
+  using U = std::uint32_t;
+  static constexpr U exp = 0x7f800000u;
+};
+template <> struct fp_bits<double> {
+  using U = std::uint64_t;
+  static constexpr U exp = 0x7ff0000000000000ull;
+};
+template <ops::Complex V> struct fp_bits<V> : fp_bits<decltype(V{}.re)> {};
+
+// Whether some of n values of V from `base` (byte stride `stride`) is an infinity or a NaN.
+// An exponent field of all ones plus its lowest bit carries into the sign bit, and only
+// then: OR-ing those sums is a branch-free integer loop that vectorizes with plain SSE2.
+template <class V> bool any_nonfinite(const char* base, std::int64_t stride, std::int64_t n) {
+  using Bits = fp_bits<V>;
+  using U = typename Bits::U;
+  if constexpr (std::is_void_v<U>) {
+    return false;
   } else {
-    for (std::int64_t i = 0; i < n; ++i) clean &= ops::fp::all_finite(load_at<V>(base, stride, i));
+    constexpr U exp = Bits::exp, low = exp & (~exp + 1), sign = U(exp + low);
+    constexpr std::int64_t per = sizeof(V) / sizeof(U);  // components per value
+    U acc = 0;
+    if (stride == static_cast<std::int64_t>(sizeof(V))) {
+      for (std::int64_t i = 0; i < n * per; ++i) {
+        U u;
+        std::memcpy(&u, base + i * sizeof(U), sizeof(U));
+        acc |= U((u & exp) + low);
+      }
+    } else {
+      for (std::int64_t i = 0; i < n; ++i)
+        for (std::int64_t c = 0; c < per; ++c) {
+          U u;
+          std::memcpy(&u, base + i * stride + c * sizeof(U), sizeof(U));
+          acc |= U((u & exp) + low);
+        }
+    }
+    return (acc & sign) != 0;
   }
-  return clean;
 }
 
-// Copies n elements of `size` bytes (1 to 16) from a strided run to a dense buffer, with
-// a fixed-size copy per element.
-inline void save_run(unsigned char* dst, const char* src, std::int64_t stride, std::int64_t size, std::int64_t n) {
-  auto copy = [&]<std::int64_t S>() {
-    for (std::int64_t i = 0; i < n; ++i) std::memcpy(dst + i * S, src + i * stride, S);
-  };
-  switch (size) {
-    case 1: return copy.template operator()<1>();
-    case 2: return copy.template operator()<2>();
-    case 4: return copy.template operator()<4>();
-    case 8: return copy.template operator()<8>();
-    default: return copy.template operator()<16>();
-  }
-}
-
-// The errors of elements [0, n) just computed: outputs at p[0] (and p[N + 1]), inputs at
-// in[k] with strides is[k] (the saved copies of inputs the run overwrote).
+// The floating-point errors of elements [0, n) just computed: outputs at p[0] (and
+// p[N + 1]), the inputs the op read at p[1..N], all still intact.
 template <class Op, class T, int N, int NOP>
-unsigned block_errors(const std::array<char*, NOP>& p, const std::array<std::int64_t, NOP>& s,
-                      const std::array<const char*, 3>& in, const std::array<std::int64_t, 3>& is, std::int64_t n) {
+unsigned block_errors(const std::array<char*, NOP>& p, const std::array<std::int64_t, NOP>& s, std::int64_t n) {
   using R = ops::stored_result_t<Op, N, T>;
   using A = ops::op_input_t<Op, T, 0>;
   using B = ops::op_input_t<Op, T, (N >= 2 ? 1 : 0)>;
   using C = ops::op_input_t<Op, T, (N >= 3 ? 2 : 0)>;
+  auto check = [&]<class V>(const char* out, std::int64_t os, std::int64_t i) {
+    const V r = load_at<V>(out, os, i);
+    if (ops::fp::all_finite(r)) return 0u;
+    if constexpr (N == 1) return ops::fp::classify<Op>(r, load_at<A>(p[1], s[1], i));
+    else if constexpr (N == 2) return ops::fp::classify<Op>(r, load_at<A>(p[1], s[1], i), load_at<B>(p[2], s[2], i));
+    else return ops::fp::classify<Op>(r, load_at<A>(p[1], s[1], i), load_at<B>(p[2], s[2], i), load_at<C>(p[3], s[3], i));
+  };
+  // The cheap scan first: most blocks have nothing to classify.
+  bool found = any_nonfinite<R>(p[0], s[0], n);
+  if constexpr (NOP == N + 2) found = found || any_nonfinite<ops::stored_result2_t<Op, N, T>>(p[N + 1], s[N + 1], n);
+  if (!found) return 0u;
   unsigned bits = 0;
-  if constexpr (N == 2 && ops::fp::is_int_division<Op> && ops::Int<T>) {
-    for (std::int64_t i = 0; i < n; ++i) bits |= ops::fp::classify_int_division<Op>(A{}, load_at<B>(in[1], is[1], i));
-    return bits;
-  } else {
-    auto check = [&]<class V>(const char* out, std::int64_t os, std::int64_t i) {
-      const V r = load_at<V>(out, os, i);
-      if (ops::fp::all_finite(r)) return 0u;
-      if constexpr (N == 1) return ops::fp::classify<Op>(r, load_at<A>(in[0], is[0], i));
-      else if constexpr (N == 2) return ops::fp::classify<Op>(r, load_at<A>(in[0], is[0], i), load_at<B>(in[1], is[1], i));
-      else return ops::fp::classify<Op>(r, load_at<A>(in[0], is[0], i), load_at<B>(in[1], is[1], i),
-                                        load_at<C>(in[2], is[2], i));
-    };
-    // A branch-free scan first (it vectorizes): most blocks have nothing to classify.
-    if (all_finite_run<R>(p[0], s[0], n)) {
-      if constexpr (NOP == N + 2) {
-        if (all_finite_run<ops::stored_result2_t<Op, N, T>>(p[N + 1], s[N + 1], n)) return 0u;
-      } else {
-        return 0u;
-      }
-    }
-    for (std::int64_t i = 0; i < n; ++i) {
-      bits |= check.template operator()<R>(p[0], s[0], i);
-      if constexpr (NOP == N + 2) bits |= check.template operator()<ops::stored_result2_t<Op, N, T>>(p[N + 1], s[N + 1], i);
-    }
-    return bits;
-  }
-}
-
-// run(), then the errstate flags of what it computed, in blocks small enough to stay in
-// cache. An input the run overwrites (x += y: same address and stride as the output) is
-// saved first, since the check needs the values the op read.
-template <class Op, class T, int N, int NOP>
-unsigned checked_run(std::array<char*, NOP> p, std::array<std::int64_t, NOP> s, std::int64_t n) {
-  constexpr std::int64_t block = 512;
-  constexpr std::int64_t sizes[3] = {sizeof(ops::op_input_t<Op, T, 0>), sizeof(ops::op_input_t<Op, T, (N >= 2 ? 1 : 0)>),
-                                     sizeof(ops::op_input_t<Op, T, (N >= 3 ? 2 : 0)>)};
-  alignas(16) unsigned char saved[N][block * 16];
-  unsigned bits = 0;
-  for (std::int64_t start = 0; start < n; start += block) {
-    const std::int64_t m = std::min(block, n - start);
-    std::array<char*, NOP> q;
-    for (int k = 0; k < NOP; ++k) q[k] = p[k] + start * s[k];
-    std::array<const char*, 3> in{};
-    std::array<std::int64_t, 3> is{};
-    for (int k = 0; k < N; ++k) {
-      in[k] = q[k + 1];
-      is[k] = s[k + 1];
-      if (q[k + 1] == q[0] && s[k + 1] == s[0]) {
-        save_run(saved[k], q[k + 1], s[k + 1], sizes[k], m);
-        in[k] = reinterpret_cast<const char*>(saved[k]);
-        is[k] = sizes[k];
-      }
-    }
-    run<Op, T, N, NOP>(q, s, m);
-    bits |= block_errors<Op, T, N, NOP>(q, s, in, is, m);
+  for (std::int64_t i = 0; i < n; ++i) {
+    bits |= check.template operator()<R>(p[0], s[0], i);
+    if constexpr (NOP == N + 2) bits |= check.template operator()<ops::stored_result2_t<Op, N, T>>(p[N + 1], s[N + 1], i);
   }
   return bits;
+}
+
+// Integer division's flag: some divisor (the second input) is zero. A branch-free loop.
+template <class Op, class T, int N, int NOP>
+unsigned zero_divisor(const std::array<char*, NOP>& p, const std::array<std::int64_t, NOP>& s, std::int64_t n) {
+  using B = ops::op_input_t<Op, T, 1>;
+  bool zero = false;
+  if (s[2] == static_cast<std::int64_t>(sizeof(B))) {
+    const B* b = reinterpret_cast<const B*>(p[2]);
+    for (std::int64_t i = 0; i < n; ++i) zero |= b[i] == 0;
+  } else {
+    for (std::int64_t i = 0; i < n; ++i) zero |= load_at<B>(p[2], s[2], i) == 0;
+  }
+  return zero ? ops::fp::divide_by_zero : 0u;
+}
+
+// run(), then the errstate flags of what it computed, block by block so that the scan reads
+// outputs still in cache. Where an output is also an input (x += y), the block is computed
+// into a buffer on the stack, checked against the intact inputs, then copied out.
+template <class Op, class T, int N, int NOP>
+unsigned checked_run(std::array<char*, NOP> p, std::array<std::int64_t, NOP> s, std::int64_t n) {
+  if constexpr (N == 2 && ops::fp::is_int_division<Op> && ops::Int<T>) {
+    const unsigned bits = zero_divisor<Op, T, N, NOP>(p, s, n);  // read before an in-place op overwrites it
+    run<Op, T, N, NOP>(p, s, n);
+    return bits;
+  } else {
+    using R = ops::stored_result_t<Op, N, T>;
+    using R2 = std::conditional_t<NOP == N + 2, ops::stored_result2_t<Op, N, T>, R>;
+    constexpr std::int64_t block = 1024;
+    constexpr int first_out2 = NOP == N + 2 ? N + 1 : NOP;  // no second output: none to test
+    bool aliased = false;
+    for (int k = 1; k <= N; ++k)
+      for (int o : {0, first_out2})
+        if (o < NOP && p[k] == p[o] && s[k] == s[o] && n > 0) aliased = true;
+    unsigned bits = 0;
+    if (!aliased) {
+      for (std::int64_t start = 0; start < n; start += block) {
+        const std::int64_t m = std::min(block, n - start);
+        std::array<char*, NOP> q;
+        for (int k = 0; k < NOP; ++k) q[k] = p[k] + start * s[k];
+        run<Op, T, N, NOP>(q, s, m);
+        bits |= block_errors<Op, T, N, NOP>(q, s, m);
+      }
+      return bits;
+    }
+    alignas(64) unsigned char buffer[block * sizeof(R)];
+    alignas(64) unsigned char buffer2[NOP == N + 2 ? block * sizeof(R2) : 1];
+    std::array<std::int64_t, NOP> bs = s;
+    bs[0] = sizeof(R);
+    if constexpr (NOP == N + 2) bs[N + 1] = sizeof(R2);
+    for (std::int64_t start = 0; start < n; start += block) {
+      const std::int64_t m = std::min(block, n - start);
+      std::array<char*, NOP> q;
+      for (int k = 0; k < NOP; ++k) q[k] = p[k] + start * s[k];
+      std::array<char*, NOP> b = q;
+      b[0] = reinterpret_cast<char*>(buffer);
+      if constexpr (NOP == N + 2) b[N + 1] = reinterpret_cast<char*>(buffer2);
+      run<Op, T, N, NOP>(b, bs, m);
+      bits |= block_errors<Op, T, N, NOP>(b, bs, m);
+      auto copy_out = [&]<class V>(char* dst, std::int64_t ds, const unsigned char* src) {
+        if (ds == static_cast<std::int64_t>(sizeof(V))) std::memcpy(dst, src, m * sizeof(V));
+        else
+          for (std::int64_t i = 0; i < m; ++i) std::memcpy(dst + i * ds, src + i * sizeof(V), sizeof(V));
+      };
+      copy_out.template operator()<R>(q[0], s[0], buffer);
+      if constexpr (NOP == N + 2) copy_out.template operator()<R2>(q[N + 1], s[N + 1], buffer2);
+    }
+    return bits;
+  }
 }
 
 // One run, checked for errstate's flags when the calling op watches them.
