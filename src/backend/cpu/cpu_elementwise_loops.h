@@ -49,87 +49,10 @@ extern thread_local FpWatch* fp_watch;
 
 namespace loops {
 
-// One 1-D run over operands (output, inputs..., second output): contiguous operands get
-// a plain indexed loop the compiler vectorizes; a broadcast scalar (stride 0) is loaded
-// once; anything else walks byte strides. Inputs have the loop's input types
-// (ops::op_input_t: T, but ldexp's int64 exponent); ops::invoke widens float16.
-template <class Op, class T, int N, int NOP>
-void run(std::array<char*, NOP> p, std::array<std::int64_t, NOP> s, std::int64_t n) {
-  using R = ops::stored_result_t<Op, N, T>;
-  using A = ops::op_input_t<Op, T, 0>;
-  using B = ops::op_input_t<Op, T, (N >= 2 ? 1 : 0)>;
-  using C = ops::op_input_t<Op, T, (N >= 3 ? 2 : 0)>;
-  constexpr std::int64_t rs = sizeof(R), as = sizeof(A), bs = sizeof(B), cs = sizeof(C);
-  R* o = reinterpret_cast<R*>(p[0]);
-  const A* a = reinterpret_cast<const A*>(p[1]);
-  auto at = [&]<class V>(int k, std::int64_t i) { return *reinterpret_cast<const V*>(p[k] + i * s[k]); };
-  if constexpr (NOP == N + 2) {  // two outputs: the second is the last operand
-    using R2 = ops::stored_result2_t<Op, N, T>;
-    auto* o2 = p[N + 1];
-    for (std::int64_t i = 0; i < n; ++i) {
-      R2 second;
-      R first;
-      if constexpr (N == 1) first = ops::invoke2<Op, R, R2>(second, at.template operator()<A>(1, i));
-      else first = ops::invoke2<Op, R, R2>(second, at.template operator()<A>(1, i), at.template operator()<B>(2, i));
-      *reinterpret_cast<R*>(p[0] + i * s[0]) = first;
-      *reinterpret_cast<R2*>(o2 + i * s[N + 1]) = second;
-    }
-  } else if constexpr (N == 1) {
-    if (s[0] == rs && s[1] == as) {
-      for (std::int64_t i = 0; i < n; ++i) o[i] = ops::invoke<Op, R>(a[i]);
-    } else {
-      for (std::int64_t i = 0; i < n; ++i)
-        *reinterpret_cast<R*>(p[0] + i * s[0]) = ops::invoke<Op, R>(at.template operator()<A>(1, i));
-    }
-  } else if constexpr (N == 2) {
-    const B* b = reinterpret_cast<const B*>(p[2]);
-    if (s[0] == rs && s[1] == as && s[2] == bs) {
-      for (std::int64_t i = 0; i < n; ++i) o[i] = ops::invoke<Op, R>(a[i], b[i]);
-    } else if (s[0] == rs && s[1] == as && s[2] == 0) {
-      const B bv = *b;
-      for (std::int64_t i = 0; i < n; ++i) o[i] = ops::invoke<Op, R>(a[i], bv);
-    } else if (s[0] == rs && s[1] == 0 && s[2] == bs) {
-      const A av = *a;
-      for (std::int64_t i = 0; i < n; ++i) o[i] = ops::invoke<Op, R>(av, b[i]);
-    } else {
-      for (std::int64_t i = 0; i < n; ++i)
-        *reinterpret_cast<R*>(p[0] + i * s[0]) =
-            ops::invoke<Op, R>(at.template operator()<A>(1, i), at.template operator()<B>(2, i));
-    }
-  } else {
-    const B* b = reinterpret_cast<const B*>(p[2]);
-    const C* c = reinterpret_cast<const C*>(p[3]);
-    if (s[0] == rs && s[1] == as && s[2] == bs && s[3] == cs) {
-      for (std::int64_t i = 0; i < n; ++i) o[i] = ops::invoke<Op, R>(a[i], b[i], c[i]);
-    } else if (s[0] == rs && s[1] == as && s[2] == 0 && s[3] == 0) {  // clip(x, lo, hi) with scalar bounds
-      const B bv = *b;
-      const C cv = *c;
-      for (std::int64_t i = 0; i < n; ++i) o[i] = ops::invoke<Op, R>(a[i], bv, cv);
-    } else {
-      for (std::int64_t i = 0; i < n; ++i)
-        *reinterpret_cast<R*>(p[0] + i * s[0]) = ops::invoke<Op, R>(
-            at.template operator()<A>(1, i), at.template operator()<B>(2, i), at.template operator()<C>(3, i));
-    }
-  }
-}
-
-// Whether the loop of Op over T can raise floating-point errors (errstate): an inexact
-// result, or an integer division.
-template <class Op, class T, int N>
-inline constexpr bool can_flag = [] {
-  using R = ops::stored_result_t<Op, N, T>;
-  return ops::Float<R> || ops::Complex<R> || ops::is_same_v<R, ops::half> ||
-         (N == 2 && ops::fp::is_int_division<Op> && ops::Int<T>);
-}();
-
-template <class V> V load_at(const char* base, std::int64_t stride, std::int64_t i) {
-  V v;
-  std::memcpy(&v, base + i * stride, sizeof(V));
-  return v;
-}
-
-// The unsigned integer as wide as one floating-point component of V (a complex number has
-// two), and that component's exponent mask; void where V is always finite.
+// errstate's scan of outputs for infinities and NaNs, folded into the loops that write
+// them: an exponent field of all ones plus its lowest bit carries into the sign bit, and
+// only then, so OR-ing those sums (one word type per value type) is branch-free integer
+// work that vectorizes with plain SSE2. `fp_bits<V>::U` is void where V is always finite.
 template <class V> struct fp_bits {
   using U = void;
 };
@@ -147,40 +70,119 @@ template <> struct fp_bits<double> {
 };
 template <ops::Complex V> struct fp_bits<V> : fp_bits<decltype(V{}.re)> {};
 
-// Whether some of n values of V from `base` (byte stride `stride`) is an infinity or a NaN.
-// An exponent field of all ones plus its lowest bit carries into the sign bit, and only
-// then: OR-ing those sums is a branch-free integer loop that vectorizes with plain SSE2.
-template <class V> bool any_nonfinite(const char* base, std::int64_t stride, std::int64_t n) {
+// The accumulator of the scan over values of V (a dummy byte for types always finite).
+template <class V> struct FiniteScan {
   using Bits = fp_bits<V>;
-  using U = typename Bits::U;
-  if constexpr (std::is_void_v<U>) {
-    return false;
-  } else {
-    constexpr U exp = Bits::exp, low = exp & (~exp + 1), sign = U(exp + low);
-    constexpr std::int64_t per = sizeof(V) / sizeof(U);  // components per value
-    U acc = 0;
-    if (stride == static_cast<std::int64_t>(sizeof(V))) {
-      for (std::int64_t i = 0; i < n * per; ++i) {
-        U u;
-        std::memcpy(&u, base + i * sizeof(U), sizeof(U));
-        acc |= U((u & exp) + low);
-      }
+  using U = std::conditional_t<std::is_void_v<typename Bits::U>, unsigned char, typename Bits::U>;
+  U acc = 0;
+  void add(const V& v) {
+    if constexpr (!std::is_void_v<typename Bits::U>) {
+      constexpr U low = U(Bits::exp & (~Bits::exp + 1));
+      U w[sizeof(V) / sizeof(U)];  // a complex number's two parts
+      std::memcpy(w, &v, sizeof(V));
+      for (U u : w) acc |= U((u & Bits::exp) + low);
+    }
+  }
+  bool found() const {
+    if constexpr (std::is_void_v<typename Bits::U>) return false;
+    else return (acc & U(Bits::exp + (Bits::exp & (~Bits::exp + 1)))) != 0;
+  }
+};
+
+// One 1-D run over operands (output, inputs..., second output): contiguous operands get
+// a plain indexed loop the compiler vectorizes; a broadcast scalar (stride 0) is loaded
+// once; anything else walks byte strides. Inputs have the loop's input types
+// (ops::op_input_t: T, but ldexp's int64 exponent); ops::invoke widens float16.
+// With Scan (errstate), it also returns whether some output is not finite; without Store
+// it only computes and scans (a probe that leaves an in-place operand intact).
+template <class Op, class T, int N, int NOP, bool Scan = false, bool Store = true>
+bool run(std::array<char*, NOP> p, std::array<std::int64_t, NOP> s, std::int64_t n) {
+  using R = ops::stored_result_t<Op, N, T>;
+  using A = ops::op_input_t<Op, T, 0>;
+  using B = ops::op_input_t<Op, T, (N >= 2 ? 1 : 0)>;
+  using C = ops::op_input_t<Op, T, (N >= 3 ? 2 : 0)>;
+  constexpr std::int64_t rs = sizeof(R), as = sizeof(A), bs = sizeof(B), cs = sizeof(C);
+  R* o = reinterpret_cast<R*>(p[0]);
+  const A* a = reinterpret_cast<const A*>(p[1]);
+  auto at = [&]<class V>(int k, std::int64_t i) { return *reinterpret_cast<const V*>(p[k] + i * s[k]); };
+  FiniteScan<R> scan;
+  auto put = [&](R& dst, R v) {
+    if constexpr (Store) dst = v;
+    if constexpr (Scan) scan.add(v);
+  };
+  auto put_at = [&](std::int64_t i, R v) { put(*reinterpret_cast<R*>(p[0] + i * s[0]), v); };
+  if constexpr (NOP == N + 2) {  // two outputs: the second is the last operand
+    using R2 = ops::stored_result2_t<Op, N, T>;
+    auto* o2 = p[N + 1];
+    FiniteScan<R2> scan2;
+    for (std::int64_t i = 0; i < n; ++i) {
+      R2 second;
+      R first;
+      if constexpr (N == 1) first = ops::invoke2<Op, R, R2>(second, at.template operator()<A>(1, i));
+      else first = ops::invoke2<Op, R, R2>(second, at.template operator()<A>(1, i), at.template operator()<B>(2, i));
+      put_at(i, first);
+      if constexpr (Store) *reinterpret_cast<R2*>(o2 + i * s[N + 1]) = second;
+      if constexpr (Scan) scan2.add(second);
+    }
+    return scan.found() || scan2.found();
+  } else if constexpr (N == 1) {
+    if (s[0] == rs && s[1] == as) {
+      for (std::int64_t i = 0; i < n; ++i) put(o[i], ops::invoke<Op, R>(a[i]));
+    } else {
+      for (std::int64_t i = 0; i < n; ++i) put_at(i, ops::invoke<Op, R>(at.template operator()<A>(1, i)));
+    }
+  } else if constexpr (N == 2) {
+    const B* b = reinterpret_cast<const B*>(p[2]);
+    if (s[0] == rs && s[1] == as && s[2] == bs) {
+      for (std::int64_t i = 0; i < n; ++i) put(o[i], ops::invoke<Op, R>(a[i], b[i]));
+    } else if (s[0] == rs && s[1] == as && s[2] == 0) {
+      const B bv = *b;
+      for (std::int64_t i = 0; i < n; ++i) put(o[i], ops::invoke<Op, R>(a[i], bv));
+    } else if (s[0] == rs && s[1] == 0 && s[2] == bs) {
+      const A av = *a;
+      for (std::int64_t i = 0; i < n; ++i) put(o[i], ops::invoke<Op, R>(av, b[i]));
     } else {
       for (std::int64_t i = 0; i < n; ++i)
-        for (std::int64_t c = 0; c < per; ++c) {
-          U u;
-          std::memcpy(&u, base + i * stride + c * sizeof(U), sizeof(U));
-          acc |= U((u & exp) + low);
-        }
+        put_at(i, ops::invoke<Op, R>(at.template operator()<A>(1, i), at.template operator()<B>(2, i)));
     }
-    return (acc & sign) != 0;
+  } else {
+    const B* b = reinterpret_cast<const B*>(p[2]);
+    const C* c = reinterpret_cast<const C*>(p[3]);
+    if (s[0] == rs && s[1] == as && s[2] == bs && s[3] == cs) {
+      for (std::int64_t i = 0; i < n; ++i) put(o[i], ops::invoke<Op, R>(a[i], b[i], c[i]));
+    } else if (s[0] == rs && s[1] == as && s[2] == 0 && s[3] == 0) {  // clip(x, lo, hi) with scalar bounds
+      const B bv = *b;
+      const C cv = *c;
+      for (std::int64_t i = 0; i < n; ++i) put(o[i], ops::invoke<Op, R>(a[i], bv, cv));
+    } else {
+      for (std::int64_t i = 0; i < n; ++i)
+        put_at(i, ops::invoke<Op, R>(at.template operator()<A>(1, i), at.template operator()<B>(2, i),
+                                     at.template operator()<C>(3, i)));
+    }
   }
+  return scan.found();
 }
 
-// The floating-point errors of elements [0, n) just computed: outputs at p[0] (and
-// p[N + 1]), the inputs the op read at p[1..N], all still intact.
+// Whether the loop of Op over T can raise floating-point errors (errstate): an inexact
+// result, or an integer division.
+template <class Op, class T, int N>
+inline constexpr bool can_flag = [] {
+  using R = ops::stored_result_t<Op, N, T>;
+  return ops::Float<R> || ops::Complex<R> || ops::is_same_v<R, ops::half> ||
+         (N == 2 && ops::fp::is_int_division<Op> && ops::Int<T>);
+}();
+
+template <class V> V load_at(const char* base, std::int64_t stride, std::int64_t i) {
+  V v;
+  std::memcpy(&v, base + i * stride, sizeof(V));
+  return v;
+}
+
+// The floating-point errors of elements [0, n) that run() found some non-finite output in:
+// outputs at p[0] (and p[N + 1]), the inputs the op read at in[k] with strides is[k].
 template <class Op, class T, int N, int NOP>
-unsigned block_errors(const std::array<char*, NOP>& p, const std::array<std::int64_t, NOP>& s, std::int64_t n) {
+unsigned classify_block(const std::array<char*, NOP>& p, const std::array<std::int64_t, NOP>& s,
+                        const std::array<const char*, 3>& in, const std::array<std::int64_t, 3>& is, std::int64_t n) {
   using R = ops::stored_result_t<Op, N, T>;
   using A = ops::op_input_t<Op, T, 0>;
   using B = ops::op_input_t<Op, T, (N >= 2 ? 1 : 0)>;
@@ -188,14 +190,11 @@ unsigned block_errors(const std::array<char*, NOP>& p, const std::array<std::int
   auto check = [&]<class V>(const char* out, std::int64_t os, std::int64_t i) {
     const V r = load_at<V>(out, os, i);
     if (ops::fp::all_finite(r)) return 0u;
-    if constexpr (N == 1) return ops::fp::classify<Op>(r, load_at<A>(p[1], s[1], i));
-    else if constexpr (N == 2) return ops::fp::classify<Op>(r, load_at<A>(p[1], s[1], i), load_at<B>(p[2], s[2], i));
-    else return ops::fp::classify<Op>(r, load_at<A>(p[1], s[1], i), load_at<B>(p[2], s[2], i), load_at<C>(p[3], s[3], i));
+    if constexpr (N == 1) return ops::fp::classify<Op>(r, load_at<A>(in[0], is[0], i));
+    else if constexpr (N == 2) return ops::fp::classify<Op>(r, load_at<A>(in[0], is[0], i), load_at<B>(in[1], is[1], i));
+    else return ops::fp::classify<Op>(r, load_at<A>(in[0], is[0], i), load_at<B>(in[1], is[1], i),
+                                      load_at<C>(in[2], is[2], i));
   };
-  // The cheap scan first: most blocks have nothing to classify.
-  bool found = any_nonfinite<R>(p[0], s[0], n);
-  if constexpr (NOP == N + 2) found = found || any_nonfinite<ops::stored_result2_t<Op, N, T>>(p[N + 1], s[N + 1], n);
-  if (!found) return 0u;
   unsigned bits = 0;
   for (std::int64_t i = 0; i < n; ++i) {
     bits |= check.template operator()<R>(p[0], s[0], i);
@@ -205,72 +204,88 @@ unsigned block_errors(const std::array<char*, NOP>& p, const std::array<std::int
 }
 
 // Integer division's flag: some divisor (the second input) is zero. A branch-free loop.
-template <class Op, class T, int N, int NOP>
-unsigned zero_divisor(const std::array<char*, NOP>& p, const std::array<std::int64_t, NOP>& s, std::int64_t n) {
-  using B = ops::op_input_t<Op, T, 1>;
-  bool zero = false;
-  if (s[2] == static_cast<std::int64_t>(sizeof(B))) {
-    const B* b = reinterpret_cast<const B*>(p[2]);
-    for (std::int64_t i = 0; i < n; ++i) zero |= b[i] == 0;
+template <class B> unsigned zero_divisor(const char* p, std::int64_t s, std::int64_t n) {
+  B zero = 0;  // as wide as the divisors, so that the loop vectorizes
+  if (s == static_cast<std::int64_t>(sizeof(B))) {
+    const B* b = reinterpret_cast<const B*>(p);
+    for (std::int64_t i = 0; i < n; ++i) zero |= B(b[i] == 0);
   } else {
-    for (std::int64_t i = 0; i < n; ++i) zero |= load_at<B>(p[2], s[2], i) == 0;
+    for (std::int64_t i = 0; i < n; ++i) zero |= B(load_at<B>(p, s, i) == 0);
   }
   return zero ? ops::fp::divide_by_zero : 0u;
 }
 
-// run(), then the errstate flags of what it computed, block by block so that the scan reads
-// outputs still in cache. Where an output is also an input (x += y), the block is computed
-// into a buffer on the stack, checked against the intact inputs, then copied out.
+// Copies n elements of V from a strided run to a dense buffer.
+template <class V> void save_run(unsigned char* dst, const char* src, std::int64_t stride, std::int64_t n) {
+  if (stride == static_cast<std::int64_t>(sizeof(V))) std::memcpy(dst, src, n * sizeof(V));
+  else
+    for (std::int64_t i = 0; i < n; ++i) std::memcpy(dst + i * sizeof(V), src + i * stride, sizeof(V));
+}
+
+// Ops computed in about the time a block takes to copy (x += y, x *= 2).
+template <class Op> inline constexpr bool cheap_to_probe =
+    ops::is_same_v<Op, ops::add> || ops::is_same_v<Op, ops::subtract> || ops::is_same_v<Op, ops::multiply> ||
+    ops::is_same_v<Op, ops::square> || ops::is_same_v<Op, ops::negative> || ops::is_same_v<Op, ops::absolute>;
+
+// run() with errstate's flags, block by block so that whatever the check re-reads is still
+// in cache. The loop's own scan says whether a block has a non-finite output; only then
+// are its elements classified against the inputs the op read. An input the op overwrites
+// (x += y: same address and stride as an output) is first copied to a buffer on the stack,
+// one block at a time. Integer division tests each block's divisors before dividing.
 template <class Op, class T, int N, int NOP>
 unsigned checked_run(std::array<char*, NOP> p, std::array<std::int64_t, NOP> s, std::int64_t n) {
-  if constexpr (N == 2 && ops::fp::is_int_division<Op> && ops::Int<T>) {
-    const unsigned bits = zero_divisor<Op, T, N, NOP>(p, s, n);  // read before an in-place op overwrites it
-    run<Op, T, N, NOP>(p, s, n);
-    return bits;
-  } else {
-    using R = ops::stored_result_t<Op, N, T>;
-    using R2 = std::conditional_t<NOP == N + 2, ops::stored_result2_t<Op, N, T>, R>;
-    constexpr std::int64_t block = 1024;
-    constexpr int first_out2 = NOP == N + 2 ? N + 1 : NOP;  // no second output: none to test
-    bool aliased = false;
-    for (int k = 1; k <= N; ++k)
-      for (int o : {0, first_out2})
-        if (o < NOP && p[k] == p[o] && s[k] == s[o] && n > 0) aliased = true;
-    unsigned bits = 0;
-    if (!aliased) {
-      for (std::int64_t start = 0; start < n; start += block) {
-        const std::int64_t m = std::min(block, n - start);
-        std::array<char*, NOP> q;
-        for (int k = 0; k < NOP; ++k) q[k] = p[k] + start * s[k];
-        run<Op, T, N, NOP>(q, s, m);
-        bits |= block_errors<Op, T, N, NOP>(q, s, m);
-      }
-      return bits;
-    }
-    alignas(64) unsigned char buffer[block * sizeof(R)];
-    alignas(64) unsigned char buffer2[NOP == N + 2 ? block * sizeof(R2) : 1];
-    std::array<std::int64_t, NOP> bs = s;
-    bs[0] = sizeof(R);
-    if constexpr (NOP == N + 2) bs[N + 1] = sizeof(R2);
-    for (std::int64_t start = 0; start < n; start += block) {
-      const std::int64_t m = std::min(block, n - start);
-      std::array<char*, NOP> q;
-      for (int k = 0; k < NOP; ++k) q[k] = p[k] + start * s[k];
-      std::array<char*, NOP> b = q;
-      b[0] = reinterpret_cast<char*>(buffer);
-      if constexpr (NOP == N + 2) b[N + 1] = reinterpret_cast<char*>(buffer2);
-      run<Op, T, N, NOP>(b, bs, m);
-      bits |= block_errors<Op, T, N, NOP>(b, bs, m);
-      auto copy_out = [&]<class V>(char* dst, std::int64_t ds, const unsigned char* src) {
-        if (ds == static_cast<std::int64_t>(sizeof(V))) std::memcpy(dst, src, m * sizeof(V));
-        else
-          for (std::int64_t i = 0; i < m; ++i) std::memcpy(dst + i * ds, src + i * sizeof(V), sizeof(V));
-      };
-      copy_out.template operator()<R>(q[0], s[0], buffer);
-      if constexpr (NOP == N + 2) copy_out.template operator()<R2>(q[N + 1], s[N + 1], buffer2);
-    }
-    return bits;
+  using A = ops::op_input_t<Op, T, 0>;
+  using B = ops::op_input_t<Op, T, (N >= 2 ? 1 : 0)>;
+  using C = ops::op_input_t<Op, T, (N >= 3 ? 2 : 0)>;
+  constexpr bool int_division = N == 2 && ops::fp::is_int_division<Op> && ops::Int<T>;
+  constexpr std::int64_t block = 1024;
+  constexpr int out2 = NOP == N + 2 ? N + 1 : 0;  // the second output, else the first again
+  std::array<bool, 3> aliased{};
+  bool any_aliased = false;
+  for (int k = 0; k < N && !int_division; ++k) {
+    aliased[k] = (p[k + 1] == p[0] && s[k + 1] == s[0]) || (p[k + 1] == p[out2] && s[k + 1] == s[out2]);
+    any_aliased = any_aliased || aliased[k];
   }
+  alignas(64) unsigned char saved_a[int_division ? 1 : block * sizeof(A)];
+  alignas(64) unsigned char saved_b[int_division || N < 2 ? 1 : block * sizeof(B)];
+  alignas(64) unsigned char saved_c[N < 3 ? 1 : block * sizeof(C)];
+  unsigned char* const saved[3] = {saved_a, saved_b, saved_c};
+  unsigned bits = 0;
+  for (std::int64_t start = 0; start < n; start += block) {
+    const std::int64_t m = std::min(block, n - start);
+    std::array<char*, NOP> q;
+    for (int k = 0; k < NOP; ++k) q[k] = p[k] + start * s[k];
+    if constexpr (int_division) {
+      bits |= zero_divisor<B>(q[2], s[2], m);  // read before an in-place op overwrites it
+      run<Op, T, N, NOP>(q, s, m);
+      continue;
+    } else {
+      std::array<const char*, 3> in{};
+      std::array<std::int64_t, 3> is{};
+      for (int k = 0; k < N; ++k) {
+        in[k] = q[k + 1];
+        is[k] = s[k + 1];
+      }
+      // Ops as cheap as a copy probe the block first and copy nothing when it is clean.
+      if (any_aliased && cheap_to_probe<Op> && !run<Op, T, N, NOP, true, false>(q, s, m)) {
+        run<Op, T, N, NOP>(q, s, m);
+        continue;
+      }
+      if (any_aliased) {
+        auto save = [&]<class V>(int k) {
+          if (!aliased[k]) return;
+          save_run<V>(saved[k], q[k + 1], s[k + 1], m);
+          in[k] = reinterpret_cast<const char*>(saved[k]);
+          is[k] = sizeof(V);
+        };
+        save.template operator()<A>(0);
+        if constexpr (N >= 2) save.template operator()<B>(1);
+        if constexpr (N >= 3) save.template operator()<C>(2);
+      }
+      if (run<Op, T, N, NOP, true>(q, s, m)) bits |= classify_block<Op, T, N, NOP>(q, s, in, is, m);
+    }
+  }
+  return bits;
 }
 
 // One run, checked for errstate's flags when the calling op watches them.
