@@ -117,13 +117,14 @@ def test_in_place_matches_numpy(device, name, dtype):
     nout = 2 if name == "divmod" else 1
     for shift in range(len(values)):
         hx, hy = values, np.roll(values, shift)
-        for target in (0, 1):  # overwrite x, then y
+        for target in (0, 1, 2):  # overwrite x, then y, then x read twice (x * x)
             for pad in (0, 2500):  # the special values past the first CPU block
                 for step in (1, 2):
                     def call(fn, xp, h):
                         x = xp.asarray(np.concatenate([np.ones(pad, dtype), hx]).repeat(step))[::step]
                         y = xp.asarray(np.concatenate([np.ones(pad, dtype), hy]).repeat(step))[::step]
-                        out = (x, y)[target]  # the pad's ones give no errors
+                        y = x if target == 2 else y
+                        out = (x, y, x)[target]  # the pad's ones give no errors
                         return fn(x, y, out=(out,) + ((xp.empty_like(out),) if nout == 2 else ()))
                     expected = messages(lambda: call(np_fn, np, hx), False)
                     got = messages(lambda: call(cp_fn, cp, hx), True)

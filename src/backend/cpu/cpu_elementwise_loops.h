@@ -93,10 +93,11 @@ template <class V> struct FiniteScan {
 // a plain indexed loop the compiler vectorizes; a broadcast scalar (stride 0) is loaded
 // once; anything else walks byte strides. Inputs have the loop's input types
 // (ops::op_input_t: T, but ldexp's int64 exponent); ops::invoke widens float16.
-// With Scan (errstate), it also returns whether some output is not finite; without Store
-// it only computes and scans (a probe that leaves an in-place operand intact).
-template <class Op, class T, int N, int NOP, bool Scan = false, bool Store = true>
-bool run(std::array<char*, NOP> p, std::array<std::int64_t, NOP> s, std::int64_t n) {
+// With Scan (errstate), it also returns whether some output is not finite; with Keep = k,
+// it copies input k's values to the dense buffer `kept` as it reads them (an input the
+// outputs overwrite, which the errors' classification may need).
+template <class Op, class T, int N, int NOP, bool Scan = false, int Keep = -1>
+bool run(std::array<char*, NOP> p, std::array<std::int64_t, NOP> s, std::int64_t n, unsigned char* kept = nullptr) {
   using R = ops::stored_result_t<Op, N, T>;
   using A = ops::op_input_t<Op, T, 0>;
   using B = ops::op_input_t<Op, T, (N >= 2 ? 1 : 0)>;
@@ -104,10 +105,20 @@ bool run(std::array<char*, NOP> p, std::array<std::int64_t, NOP> s, std::int64_t
   constexpr std::int64_t rs = sizeof(R), as = sizeof(A), bs = sizeof(B), cs = sizeof(C);
   R* o = reinterpret_cast<R*>(p[0]);
   const A* a = reinterpret_cast<const A*>(p[1]);
-  auto at = [&]<class V>(int k, std::int64_t i) { return *reinterpret_cast<const V*>(p[k] + i * s[k]); };
+  auto at = [&]<class V>(int k, std::int64_t i) {
+    const V v = *reinterpret_cast<const V*>(p[k] + i * s[k]);
+    if constexpr (Keep >= 0)
+      if (k - 1 == Keep) std::memcpy(kept + i * sizeof(V), &v, sizeof(V));
+    return v;
+  };
+  // Contiguous input k's element i (kept when k is Keep).
+  auto ld = [&]<int K, class V>(const V* v, std::int64_t i) {
+    if constexpr (K == Keep) reinterpret_cast<V*>(kept)[i] = v[i];
+    return v[i];
+  };
   FiniteScan<R> scan;
   auto put = [&](R& dst, R v) {
-    if constexpr (Store) dst = v;
+    dst = v;
     if constexpr (Scan) scan.add(v);
   };
   auto put_at = [&](std::int64_t i, R v) { put(*reinterpret_cast<R*>(p[0] + i * s[0]), v); };
@@ -121,26 +132,27 @@ bool run(std::array<char*, NOP> p, std::array<std::int64_t, NOP> s, std::int64_t
       if constexpr (N == 1) first = ops::invoke2<Op, R, R2>(second, at.template operator()<A>(1, i));
       else first = ops::invoke2<Op, R, R2>(second, at.template operator()<A>(1, i), at.template operator()<B>(2, i));
       put_at(i, first);
-      if constexpr (Store) *reinterpret_cast<R2*>(o2 + i * s[N + 1]) = second;
+      *reinterpret_cast<R2*>(o2 + i * s[N + 1]) = second;
       if constexpr (Scan) scan2.add(second);
     }
     return scan.found() || scan2.found();
   } else if constexpr (N == 1) {
     if (s[0] == rs && s[1] == as) {
-      for (std::int64_t i = 0; i < n; ++i) put(o[i], ops::invoke<Op, R>(a[i]));
+      for (std::int64_t i = 0; i < n; ++i) put(o[i], ops::invoke<Op, R>(ld.template operator()<0>(a, i)));
     } else {
       for (std::int64_t i = 0; i < n; ++i) put_at(i, ops::invoke<Op, R>(at.template operator()<A>(1, i)));
     }
   } else if constexpr (N == 2) {
     const B* b = reinterpret_cast<const B*>(p[2]);
     if (s[0] == rs && s[1] == as && s[2] == bs) {
-      for (std::int64_t i = 0; i < n; ++i) put(o[i], ops::invoke<Op, R>(a[i], b[i]));
+      for (std::int64_t i = 0; i < n; ++i)
+        put(o[i], ops::invoke<Op, R>(ld.template operator()<0>(a, i), ld.template operator()<1>(b, i)));
     } else if (s[0] == rs && s[1] == as && s[2] == 0) {
       const B bv = *b;
-      for (std::int64_t i = 0; i < n; ++i) put(o[i], ops::invoke<Op, R>(a[i], bv));
+      for (std::int64_t i = 0; i < n; ++i) put(o[i], ops::invoke<Op, R>(ld.template operator()<0>(a, i), bv));
     } else if (s[0] == rs && s[1] == 0 && s[2] == bs) {
       const A av = *a;
-      for (std::int64_t i = 0; i < n; ++i) put(o[i], ops::invoke<Op, R>(av, b[i]));
+      for (std::int64_t i = 0; i < n; ++i) put(o[i], ops::invoke<Op, R>(av, ld.template operator()<1>(b, i)));
     } else {
       for (std::int64_t i = 0; i < n; ++i)
         put_at(i, ops::invoke<Op, R>(at.template operator()<A>(1, i), at.template operator()<B>(2, i)));
@@ -149,11 +161,13 @@ bool run(std::array<char*, NOP> p, std::array<std::int64_t, NOP> s, std::int64_t
     const B* b = reinterpret_cast<const B*>(p[2]);
     const C* c = reinterpret_cast<const C*>(p[3]);
     if (s[0] == rs && s[1] == as && s[2] == bs && s[3] == cs) {
-      for (std::int64_t i = 0; i < n; ++i) put(o[i], ops::invoke<Op, R>(a[i], b[i], c[i]));
+      for (std::int64_t i = 0; i < n; ++i)
+        put(o[i], ops::invoke<Op, R>(ld.template operator()<0>(a, i), ld.template operator()<1>(b, i),
+                                     ld.template operator()<2>(c, i)));
     } else if (s[0] == rs && s[1] == as && s[2] == 0 && s[3] == 0) {  // clip(x, lo, hi) with scalar bounds
       const B bv = *b;
       const C cv = *c;
-      for (std::int64_t i = 0; i < n; ++i) put(o[i], ops::invoke<Op, R>(a[i], bv, cv));
+      for (std::int64_t i = 0; i < n; ++i) put(o[i], ops::invoke<Op, R>(ld.template operator()<0>(a, i), bv, cv));
     } else {
       for (std::int64_t i = 0; i < n; ++i)
         put_at(i, ops::invoke<Op, R>(at.template operator()<A>(1, i), at.template operator()<B>(2, i),
@@ -222,16 +236,12 @@ template <class V> void save_run(unsigned char* dst, const char* src, std::int64
     for (std::int64_t i = 0; i < n; ++i) std::memcpy(dst + i * sizeof(V), src + i * stride, sizeof(V));
 }
 
-// Ops computed in about the time a block takes to copy (x += y, x *= 2).
-template <class Op> inline constexpr bool cheap_to_probe =
-    ops::is_same_v<Op, ops::add> || ops::is_same_v<Op, ops::subtract> || ops::is_same_v<Op, ops::multiply> ||
-    ops::is_same_v<Op, ops::square> || ops::is_same_v<Op, ops::negative> || ops::is_same_v<Op, ops::absolute>;
-
 // run() with errstate's flags, block by block so that whatever the check re-reads is still
 // in cache. The loop's own scan says whether a block has a non-finite output; only then
 // are its elements classified against the inputs the op read. An input the op overwrites
-// (x += y: same address and stride as an output) is first copied to a buffer on the stack,
-// one block at a time. Integer division tests each block's divisors before dividing.
+// (x += y: same address and stride as an output) is copied by the loop as it reads it to a
+// buffer on the stack, one block at a time. Integer division tests each block's divisors
+// before dividing.
 template <class Op, class T, int N, int NOP>
 unsigned checked_run(std::array<char*, NOP> p, std::array<std::int64_t, NOP> s, std::int64_t n) {
   using A = ops::op_input_t<Op, T, 0>;
@@ -241,15 +251,13 @@ unsigned checked_run(std::array<char*, NOP> p, std::array<std::int64_t, NOP> s, 
   constexpr std::int64_t block = 1024;
   constexpr int out2 = NOP == N + 2 ? N + 1 : 0;  // the second output, else the first again
   std::array<bool, 3> aliased{};
-  bool any_aliased = false;
-  for (int k = 0; k < N && !int_division; ++k) {
+  for (int k = 0; k < N && !int_division; ++k)
     aliased[k] = (p[k + 1] == p[0] && s[k + 1] == s[0]) || (p[k + 1] == p[out2] && s[k + 1] == s[out2]);
-    any_aliased = any_aliased || aliased[k];
-  }
   alignas(64) unsigned char saved_a[int_division ? 1 : block * sizeof(A)];
   alignas(64) unsigned char saved_b[int_division || N < 2 ? 1 : block * sizeof(B)];
   alignas(64) unsigned char saved_c[N < 3 ? 1 : block * sizeof(C)];
   unsigned char* const saved[3] = {saved_a, saved_b, saved_c};
+  constexpr std::size_t sizes[3] = {sizeof(A), sizeof(B), sizeof(C)};
   unsigned bits = 0;
   for (std::int64_t start = 0; start < n; start += block) {
     const std::int64_t m = std::min(block, n - start);
@@ -266,23 +274,30 @@ unsigned checked_run(std::array<char*, NOP> p, std::array<std::int64_t, NOP> s, 
         in[k] = q[k + 1];
         is[k] = s[k + 1];
       }
-      // Ops as cheap as a copy probe the block first and copy nothing when it is clean.
-      if (any_aliased && cheap_to_probe<Op> && !run<Op, T, N, NOP, true, false>(q, s, m)) {
-        run<Op, T, N, NOP>(q, s, m);
-        continue;
+      // The first overwritten input is kept by the loop itself as it reads it; another one
+      // (x * x reads x twice) shares that copy, or else is copied before the loop.
+      int keep = -1;
+      for (int k = N - 1; k >= 0; --k)
+        if (aliased[k]) keep = k;
+      auto place = [&]<class V>(int k) {
+        if (!aliased[k]) return;
+        in[k] = reinterpret_cast<const char*>(saved[k]);
+        is[k] = sizeof(V);
+        if (k == keep) return;
+        if (q[k + 1] == q[keep + 1] && s[k + 1] == s[keep + 1] && sizeof(V) == sizes[keep]) in[k] = in[keep];
+        else save_run<V>(saved[k], q[k + 1], s[k + 1], m);
+      };
+      place.template operator()<A>(0);
+      if constexpr (N >= 2) place.template operator()<B>(1);
+      if constexpr (N >= 3) place.template operator()<C>(2);
+      bool dirty = false;
+      switch (keep) {
+        case -1: dirty = run<Op, T, N, NOP, true>(q, s, m); break;
+        case 0: dirty = run<Op, T, N, NOP, true, 0>(q, s, m, saved[0]); break;
+        case 1: if constexpr (N >= 2) dirty = run<Op, T, N, NOP, true, 1>(q, s, m, saved[1]); break;
+        default: if constexpr (N >= 3) dirty = run<Op, T, N, NOP, true, 2>(q, s, m, saved[2]); break;
       }
-      if (any_aliased) {
-        auto save = [&]<class V>(int k) {
-          if (!aliased[k]) return;
-          save_run<V>(saved[k], q[k + 1], s[k + 1], m);
-          in[k] = reinterpret_cast<const char*>(saved[k]);
-          is[k] = sizeof(V);
-        };
-        save.template operator()<A>(0);
-        if constexpr (N >= 2) save.template operator()<B>(1);
-        if constexpr (N >= 3) save.template operator()<C>(2);
-      }
-      if (run<Op, T, N, NOP, true>(q, s, m)) bits |= classify_block<Op, T, N, NOP>(q, s, in, is, m);
+      if (dirty) bits |= classify_block<Op, T, N, NOP>(q, s, in, is, m);
     }
   }
   return bits;
