@@ -217,16 +217,24 @@ unsigned classify_block(const std::array<char*, NOP>& p, const std::array<std::i
   return bits;
 }
 
-// Integer division's flag: some divisor (the second input) is zero. A branch-free loop.
+// Integer division's flag: some divisor (the second input) is zero. u | -u has its top bit
+// set unless u is 0: AND-ing those bits is a loop of SSE2 integer operations (which have no
+// 64-bit comparison).
 template <class B> unsigned zero_divisor(const char* p, std::int64_t s, std::int64_t n) {
-  B zero = 0;  // as wide as the divisors, so that the loop vectorizes
+  using U = std::make_unsigned_t<B>;
+  constexpr int top = sizeof(U) * 8 - 1;
+  U nonzero = 1;
+  auto test = [&](B v) {
+    const U u = static_cast<U>(v);
+    nonzero &= static_cast<U>(static_cast<U>(u | static_cast<U>(U(0) - u)) >> top);
+  };
   if (s == static_cast<std::int64_t>(sizeof(B))) {
     const B* b = reinterpret_cast<const B*>(p);
-    for (std::int64_t i = 0; i < n; ++i) zero |= B(b[i] == 0);
+    for (std::int64_t i = 0; i < n; ++i) test(b[i]);
   } else {
-    for (std::int64_t i = 0; i < n; ++i) zero |= B(load_at<B>(p, s, i) == 0);
+    for (std::int64_t i = 0; i < n; ++i) test(load_at<B>(p, s, i));
   }
-  return zero ? ops::fp::divide_by_zero : 0u;
+  return nonzero ? 0u : ops::fp::divide_by_zero;
 }
 
 // Copies n elements of V from a strided run to a dense buffer.
