@@ -255,7 +255,16 @@ void bind_ndarray(nb::module_& m, ArrayClass& cls) {
 
   cls.def("__init__", &construct, nb::arg("shape").none(), nb::arg("dtype") = nb::none(),
           nb::arg("memptr") = nb::none(), nb::arg("strides") = nb::none(), nb::arg("order").none() = "C");
-  cls.def_prop_ro("shape", [](const ndarray& a) { return nb::tuple(nb::cast(a.shape())); })
+  // Setting shape reshapes in place, as NumPy's does: only where no copy is needed.
+  cls.def_prop_rw(
+         "shape", [](const ndarray& a) { return nb::tuple(nb::cast(a.shape())); },
+         [](ndarray& a, nb::handle shape) {
+           const ndarray r = reshape(a, shape_from_py(shape));
+           if (r.buffer() != a.buffer())
+             throw nb::attribute_error(
+                 "Incompatible shape for in-place modification. Use `.reshape()` to make a copy with the desired shape.");
+           a = ndarray(r.buffer(), r.dtype(), r.shape(), r.strides(), r.offset(), a.base());
+         })
       .def_prop_ro("strides", [](const ndarray& a) { return nb::tuple(nb::cast(a.strides())); })
       .def_prop_ro("dtype", [](const ndarray& a) { return dtype_to_py(a.dtype()); })
       .def_prop_ro("ndim", &ndarray::ndim)

@@ -310,3 +310,28 @@ def test_atleast_nd(device, rng, shape):
         check(c_out, n_out)
     pair_out = cp.atleast_2d(c, cp.zeros(2))
     assert isinstance(pair_out, tuple) and len(pair_out) == 2
+
+
+@pytest.mark.parametrize("shape,new", [((2, 3), (3, 2)), ((2, 3), (3, -1)), ((2, 3), 6), ((6,), (1, 2, 1, 3)),
+                                       ((0, 3), (3, 0)), ((), (1, 1))])
+def test_shape_setter_in_place(device, rng, shape, new):
+    """Setting .shape reshapes the array itself (same memory, base kept), as NumPy's does."""
+    n, c = pair(rng, shape, np.float64)
+    n.shape, c.shape = new, new
+    check(c, n)
+    assert c.strides == n.strides and c.base is None
+
+
+def test_shape_setter_refuses_copy(device, rng):
+    for xp in (np, cp):
+        f = xp.asfortranarray(xp.zeros((2, 3)))
+        with pytest.raises(AttributeError, match="Incompatible shape for in-place modification"):
+            f.shape = (3, 2)
+        a = xp.zeros(6)
+        with pytest.raises(ValueError, match=r"cannot reshape array of size 6 into shape \(4,\)"):
+            a.shape = (4,)
+    n, c = pair(rng, (2, 3), np.int32)
+    nv, cv = n.T, c.T
+    nv.shape, cv.shape = (3, 1, 2), (3, 1, 2)  # a transposed view: inserting a unit axis needs no copy
+    check(cv, nv)
+    assert cv.base is c and cv.strides == nv.strides
