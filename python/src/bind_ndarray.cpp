@@ -310,6 +310,8 @@ void bind_ndarray(nb::module_& m, ArrayClass& cls) {
             return get_py(a, o, nb::none()).attr("tobytes")(o);
           },
           nb::arg("order").none() = "C")
+      // bytes(a): the elements' bytes in C order (what NumPy's buffer protocol gives).
+      .def("__bytes__", [](const ndarray& a) { return get_py(a, nb::str("C"), nb::none()).attr("tobytes")(); })
       .def("__copy__", [](const ndarray& a) { return a.copy(Order::K); })
       .def("__deepcopy__", [](const ndarray& a, nb::handle) { return a.copy(Order::K); })
       .def("__array__",

@@ -112,6 +112,22 @@ void def_operator(ArrayClass& cls, const char* name, const char* rname, const ch
   }
 }
 
+// a == other, a != other. An object copper cannot convert (None, Ellipsis, object()) that has
+// no __eq__/__ne__ of its own compares unequal to every element, as in NumPy; one with its
+// own method gets its turn (NotImplemented).
+void def_comparison(ArrayClass& cls, const char* name, const Binary& op, bool unequal) {
+  const Binary* fn = &op;
+  cls.def(
+      name,
+      [fn, name, unequal](const ndarray& self, nb::handle other) -> nb::object {
+        if (auto o = other_operand(other, self.device())) return nb::cast((*fn)(self, *o, {}));
+        nb::handle base = reinterpret_cast<PyObject*>(&PyBaseObject_Type);
+        if (!nb::getattr(other.type(), name).is(nb::getattr(base, name))) return nb::borrow(Py_NotImplemented);
+        return nb::cast(full(self.shape(), unequal, bool_, self.device()));
+      },
+      nb::arg("other").none());
+}
+
 // numpy.clip: a missing bound makes it minimum/maximum; none at all, positive.
 nb::object clip_py(nb::handle a, nb::handle a_min, nb::handle a_max, nb::handle out, nb::handle min,
                    nb::handle max, nb::handle dtype, nb::handle casting) {
@@ -225,8 +241,8 @@ void bind_ufuncs(nb::module_& m, ArrayClass& cls) {
   def_operator(cls, "__le__", nullptr, nullptr, less_equal);
   def_operator(cls, "__gt__", nullptr, nullptr, greater);
   def_operator(cls, "__ge__", nullptr, nullptr, greater_equal);
-  def_operator(cls, "__eq__", nullptr, nullptr, equal);
-  def_operator(cls, "__ne__", nullptr, nullptr, not_equal);
+  def_comparison(cls, "__eq__", equal, false);
+  def_comparison(cls, "__ne__", not_equal, true);
   def_operator(cls, nullptr, nullptr, "__ipow__", power);
   // pow(a, b, mod) has a third argument; only the two-argument form is NumPy's ufunc.
   cls.def(
