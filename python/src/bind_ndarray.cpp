@@ -310,8 +310,15 @@ void bind_ndarray(nb::module_& m, ArrayClass& cls) {
             return get_py(a, o, nb::none()).attr("tobytes")(o);
           },
           nb::arg("order").none() = "C")
-      // bytes(a): the elements' bytes in C order (what NumPy's buffer protocol gives).
-      .def("__bytes__", [](const ndarray& a) { return get_py(a, nb::str("C"), nb::none()).attr("tobytes")(); })
+      // bytes(a): the elements' bytes in C order (what NumPy's buffer protocol gives); a 0-d
+      // integer array is an integer to bytes() (Python asks __index__ first), as NumPy's.
+      .def("__bytes__",
+           [](nb::handle self) {
+             const ndarray& a = nb::cast<const ndarray&>(self);
+             if (a.ndim() == 0 && is_integer(a.dtype()))
+               return nb::module_::import_("builtins").attr("bytes")(self.attr("__index__")());
+             return get_py(a, nb::str("C"), nb::none()).attr("tobytes")();
+           })
       .def("__copy__", [](const ndarray& a) { return a.copy(Order::K); })
       .def("__deepcopy__", [](const ndarray& a, nb::handle) { return a.copy(Order::K); })
       .def("__array__",
