@@ -62,6 +62,37 @@ def random_block(block_info=None, seed=0):
     return rng.standard_normal((r1 - r0, c1 - c0))
 
 
+def matches_numpy(args, mean, cov, top):
+    """The same analysis in NumPy, on the same numbers: every chunk remade on the CPU."""
+    blocks = []
+    for r0 in range(0, args.rows, args.chunk_rows):
+        r1 = min(r0 + args.chunk_rows, args.rows)
+        info = {None: {"array-location": [(r0, r1), (0, args.cols)]}}
+        with _cpu_default():
+            blocks.append(np.asarray(random_block(block_info=info).get()))
+    x = np.concatenate(blocks)
+    want_mean = x.mean(axis=0)
+    c = x - want_mean
+    want_cov = (c.T @ c) / (args.rows - 1)
+    want_top = np.abs(c).max()
+    good = (np.allclose(mean.get(), want_mean, rtol=1e-9, atol=1e-12) and np.allclose(cov.get(), want_cov, rtol=1e-9,
+                                                                                        atol=1e-12)
+            and np.isclose(float(top), want_top, rtol=1e-12))
+    print("matches NumPy: " + ("yes" if good else "NO"))
+    return good
+
+
+class _cpu_default:
+    """Makes the CPU copper's default device for a block of code."""
+
+    def __enter__(self):
+        self.before = cp.get_default_device()
+        cp.set_default_device("cpu")
+
+    def __exit__(self, *exc):
+        cp.set_default_device(self.before)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workers", type=int, default=max(gpu_count(), 1))
@@ -70,6 +101,9 @@ def main():
     parser.add_argument("--chunk-rows", type=int, default=25_000)
     parser.add_argument("--scheduler", help="address of a running Dask scheduler (tcp://host:8786)")
     parser.add_argument("--threads", action="store_true", help="Dask's threaded scheduler, no cluster")
+    parser.add_argument("--check", action="store_true",
+                        help="recompute the results with NumPy from the same chunks (made on the CPU: copper's "
+                             "generators give the same numbers on every device) and compare")
     args = parser.parse_args()
 
     import dask.array as da
@@ -111,6 +145,8 @@ def main():
     # Standard normal data: means near 0, covariance near the identity.
     ok = float(abs(mean).max()) < 0.05 and abs(float(cp.trace(cov)) / args.cols - 1) < 0.05
     print("dask multi-gpu: ok" if ok else "dask multi-gpu: unexpected statistics")
+    if args.check:
+        ok = matches_numpy(args, mean, cov, top) and ok
     if client is not None:
         client.close()
     if cluster is not None:

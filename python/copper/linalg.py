@@ -117,7 +117,27 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=_no_value):
             rcond = rtol
     elif rtol is not _no_value:
         raise ValueError("`rtol` and `rcond` can't be both set.")
-    return _l.pinv(a, float(rcond), hermitian)
+    if (rcond.ndim if isinstance(rcond, _core.ndarray) else _np.ndim(rcond)) == 0:
+        return _l.pinv(a, float(rcond), hermitian)
+    return _pinv_per_matrix(a, rcond, hermitian)
+
+
+def _pinv_per_matrix(a, rcond, hermitian):
+    """pinv with one cutoff per matrix of a stack (an array rcond/rtol broadcast against the
+    stack's leading dimensions, as NumPy's): A+ = V diag(1/s where s > rcond * max(s)) U^H."""
+    if not isinstance(a, _core.ndarray):
+        a = _core.asarray(a)
+    rc = _core.asarray(rcond, device=a.device)
+    if a.size == 0:
+        _np.broadcast_shapes(tuple(rc.shape) + (1,), tuple(a.shape[:-1]))  # NumPy's shape error
+        return _l.pinv(a, 0.0, hermitian)
+    u, s, vt = svd(a, full_matrices=False, hermitian=hermitian)
+    cutoff = _core.expand_dims(rc, -1) * _core.max(s, axis=-1, keepdims=True)
+    large = s > cutoff
+    s_inv = _core.where(large, 1 / _core.where(large, s, 1), 0)
+    vh_t = _core.conj(_core.swapaxes(vt, -1, -2))
+    u_h = _core.conj(_core.swapaxes(u, -1, -2))
+    return _core.matmul(vh_t, _core.expand_dims(s_inv, -1) * u_h)
 
 
 def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):

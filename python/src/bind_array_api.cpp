@@ -2,6 +2,7 @@
 // signatures (include/copper/array_api.hpp); the namespace object itself is the copper
 // package (python/copper/_array_api.py).
 #include "bindings.h"
+#include "reduction_args.h"
 
 namespace copper::python {
 namespace {
@@ -24,9 +25,9 @@ nb::tuple as_tuple(const std::vector<ndarray>& arrays) {
 
 // out= of cumulative_sum/prod: the result written there (same shape, same_kind cast).
 nb::object scan_out(ndarray result, nb::handle out) {
-  if (out.is_none()) return nb::cast(std::move(result));
-  if (!nb::isinstance<ndarray>(out)) throw TypeError("return arrays must be of ArrayType");
-  const ndarray& o = nb::cast<const ndarray&>(out);
+  const std::optional<ndarray> out_array = out_arg(out);
+  if (!out_array) return nb::cast(std::move(result));
+  const ndarray& o = *out_array;
   if (o.shape() != result.shape())
     throw ValueError("operands could not be broadcast together with remapped shapes [original->remapped]: " +
                      shape_str(o.shape()) + "->" + shape_str(o.shape()) + " " + shape_str(result.shape()) + "->" +

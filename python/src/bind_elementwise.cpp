@@ -2,18 +2,11 @@
 // sinc, i0, fix, nan_to_num, real_if_close, isneginf/isposinf, iscomplex/isreal,
 // iscomplexobj/isrealobj, isclose, allclose, array_equal, array_equiv.
 #include "bindings.h"
+#include "reduction_args.h"
 
 namespace copper::python {
 
 namespace {
-
-std::optional<ndarray> out_arg(nb::handle out) {
-  if (out.is_none()) return std::nullopt;
-  if (!nb::isinstance<ndarray>(out)) throw TypeError("return arrays must be of ArrayType");
-  return nb::cast<const ndarray&>(out);
-}
-
-nb::object with_out(ndarray r, nb::handle out) { return out.is_none() ? nb::cast(std::move(r)) : nb::borrow(out); }
 
 std::optional<double> optional_double(nb::handle h) {
   if (h.is_none()) return std::nullopt;

@@ -3,6 +3,7 @@
 #include <nanobind/stl/shared_ptr.h>
 
 #include "bindings.h"
+#include "reduction_args.h"
 
 namespace copper::python {
 namespace {
@@ -43,12 +44,6 @@ std::optional<std::vector<int>> axes_list(nb::handle axes) {
   std::vector<int> r;
   for (nb::handle v : axes) r.push_back(static_cast<int>(index_from_py(v)));
   return r;
-}
-
-std::optional<ndarray> out_arg(nb::handle out) {
-  if (out.is_none()) return std::nullopt;
-  if (!nb::isinstance<ndarray>(out)) throw TypeError("return arrays must be of ArrayType");
-  return nb::cast<const ndarray&>(out);
 }
 
 using OneD = ndarray (*)(const ndarray&, std::optional<std::int64_t>, int, const std::string&, std::optional<ndarray>);

@@ -4,6 +4,7 @@
 #include <Python.h>
 
 #include "bindings.h"
+#include "reduction_args.h"
 
 namespace copper::python {
 
@@ -35,12 +36,6 @@ IndexMode mode_from_py(nb::handle obj) {
 std::optional<int> axis_arg(nb::handle axis) {
   if (axis.is_none()) return std::nullopt;
   return nb::cast<int>(axis);
-}
-
-std::optional<ndarray> out_arg(nb::handle out) {
-  if (out.is_none()) return std::nullopt;
-  if (!nb::isinstance<ndarray>(out)) throw TypeError("out must be a copper.ndarray");
-  return nb::cast<ndarray>(out);
 }
 
 // The *_from functions read arr.ndim and arr.shape, as NumPy's do: other objects raise
@@ -85,18 +80,18 @@ Order order_arg(nb::handle order) {
 
 ndarray take_py(nb::handle a, nb::handle indices, nb::handle axis, nb::handle out, nb::handle mode) {
   ndarray x = as_array(a);
-  return take(x, index_like(indices, x.device()), axis_arg(axis), mode_from_py(mode), out_arg(out));
+  return take(x, index_like(indices, x.device()), axis_arg(axis), mode_from_py(mode), out_arg(out, "output must be an array"));
 }
 
 ndarray compress_py(nb::handle condition, nb::handle a, nb::handle axis, nb::handle out) {
   ndarray x = as_array(a);
   ndarray c = on_device(condition, x.device());
-  return compress(c, x, axis_arg(axis), out_arg(out));
+  return compress(c, x, axis_arg(axis), out_arg(out, "output must be an array"));
 }
 
 ndarray choose_py(nb::handle a, nb::handle choices, nb::handle out, nb::handle mode) {
   ndarray x = as_array(a);
-  return choose(x, arrays_like(choices, x.device()), out_arg(out), mode_from_py(mode));
+  return choose(x, arrays_like(choices, x.device()), out_arg(out, "output must be an array"), mode_from_py(mode));
 }
 
 void put_py(ndarray& a, nb::handle ind, nb::handle v, nb::handle mode) {
@@ -234,7 +229,7 @@ void bind_indexing_functions(nb::module_& m, ArrayClass& cls) {
   cls.def(
       "take",
       [](const ndarray& a, nb::handle indices, nb::handle axis, nb::handle out, nb::handle mode) {
-        return take(a, index_like(indices, a.device()), axis_arg(axis), mode_from_py(mode), out_arg(out));
+        return take(a, index_like(indices, a.device()), axis_arg(axis), mode_from_py(mode), out_arg(out, "output must be an array"));
       },
       nb::arg("indices"), nb::arg("axis").none() = nb::none(), nb::arg("out").none() = nb::none(),
       nb::arg("mode") = "raise");
@@ -242,13 +237,13 @@ void bind_indexing_functions(nb::module_& m, ArrayClass& cls) {
   cls.def(
       "compress",
       [](const ndarray& a, nb::handle condition, nb::handle axis, nb::handle out) {
-        return compress(on_device(condition, a.device()), a, axis_arg(axis), out_arg(out));
+        return compress(on_device(condition, a.device()), a, axis_arg(axis), out_arg(out, "output must be an array"));
       },
       nb::arg("condition"), nb::arg("axis").none() = nb::none(), nb::arg("out").none() = nb::none());
   cls.def(
       "choose",
       [](const ndarray& a, nb::handle choices, nb::handle out, nb::handle mode) {
-        return choose(a, arrays_like(choices, a.device()), out_arg(out), mode_from_py(mode));
+        return choose(a, arrays_like(choices, a.device()), out_arg(out, "output must be an array"), mode_from_py(mode));
       },
       nb::arg("choices"), nb::arg("out").none() = nb::none(), nb::arg("mode") = "raise");
 }

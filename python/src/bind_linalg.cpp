@@ -4,6 +4,7 @@
 
 #include "bindings.h"
 #include "ndarray_owner.h"
+#include "reduction_args.h"
 
 namespace copper::python {
 namespace {
@@ -13,12 +14,6 @@ constexpr std::int64_t release_gil_above = 1 << 14;
 
 ndarray to_array(nb::handle x, Device device) {
   return nb::isinstance<ndarray>(x) ? nb::cast<const ndarray&>(x) : array_from_py(x, std::nullopt, device);
-}
-
-std::optional<ndarray> out_arg(nb::handle out) {
-  if (!out.is_valid() || out.is_none()) return std::nullopt;
-  if (!nb::isinstance<ndarray>(out)) throw TypeError("return arrays must be of ArrayType");
-  return nb::cast<const ndarray&>(out);
 }
 
 // Runs a two-array product; hands back the out= object itself when one was given.

@@ -29,9 +29,9 @@ std::optional<int> single_axis_arg(nb::handle axis) {
   return index_from_py(axis);
 }
 
-std::optional<ndarray> out_arg(nb::handle out) {
-  if (out.is_none()) return std::nullopt;
-  if (!nb::isinstance<ndarray>(out)) throw TypeError("out must be a copper.ndarray");
+std::optional<ndarray> out_arg(nb::handle out, const char* not_an_array) {
+  if (!out.is_valid() || out.is_none()) return std::nullopt;
+  if (!nb::isinstance<ndarray>(out)) throw TypeError(not_an_array);
   return nb::cast<ndarray>(out);
 }
 

@@ -11,7 +11,9 @@ Axes axes_arg(nb::handle axis, int ndim);
 // axis: None or one int.
 std::optional<int> single_axis_arg(nb::handle axis);
 // out: None or a copper array (TypeError otherwise).
-std::optional<ndarray> out_arg(nb::handle out);
+// `out=`: None or a copper array; anything else is NumPy's TypeError (its ufunc wording by
+// default; take/compress/choose pass theirs).
+std::optional<ndarray> out_arg(nb::handle out, const char* not_an_array = "return arrays must be of ArrayType");
 // What a function given out= returns: the caller's own out object (NumPy returns out
 // itself, so `f(x, out=o) is o`), else the new result.
 nb::object with_out(ndarray result, nb::handle out);

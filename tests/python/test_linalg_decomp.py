@@ -315,6 +315,22 @@ def test_pinv_rank_deficient(device):
     close(cp.linalg.pinv(cp.asarray(a), rtol=None), np.linalg.pinv(a, rtol=None))
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.complex128])
+@pytest.mark.parametrize("hermitian", [False, True])
+def test_pinv_one_cutoff_per_matrix(device, rng, dtype, hermitian):
+    a = random_array(rng, (2, 3, 4, 4), dtype, -1, 1)
+    if hermitian:
+        a = a + np.conj(np.swapaxes(a, -1, -2))
+    rtol = rng.uniform(0, 0.6, (3,))  # broadcast against the stack's (2, 3)
+    for kw in ({"rtol": rtol}, {"rcond": rtol}):
+        want = np.linalg.pinv(a, hermitian=hermitian, **kw)
+        for arg in (kw, {k: cp.asarray(v) for k, v in kw.items()}):
+            got = cp.linalg.pinv(cp.asarray(a), hermitian=hermitian, **arg)
+            assert got.dtype == want.dtype and got.shape == want.shape
+            np.testing.assert_allclose(got.get(), want, rtol=1e-4, atol=1e-4 if dtype == np.float32 else 1e-10)
+    assert cp.linalg.pinv(cp.zeros((3, 0, 2)), rtol=np.ones(3)).shape == (3, 2, 0)
+
+
 def test_matrix_rank(device, rng):
     a = random_array(rng, (3, 5, 4), np.float64, -1, 1)
     a[1, :, 3] = a[1, :, 0] + a[1, :, 1]  # rank 3
