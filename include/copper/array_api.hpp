@@ -12,8 +12,8 @@
 namespace copper {
 
 // cumsum / cumprod with the standard's arguments: axis may be omitted only for 1-d input
-// (ValueError otherwise); include_initial puts the identity (0 or 1) first, so the axis
-// grows by one.
+// (ValueError otherwise; a 0-d input is scanned as 1-d, as NumPy's); include_initial puts
+// the identity (0 or 1) first, so the axis grows by one.
 ndarray cumulative_sum(const ndarray& x, std::optional<int> axis = std::nullopt,
                        std::optional<DType> dtype = std::nullopt, bool include_initial = false);
 ndarray cumulative_prod(const ndarray& x, std::optional<int> axis = std::nullopt,

@@ -12,9 +12,11 @@ ndarray sinc(const operand& x);
 ndarray i0(const operand& x);  // float16/32 stay, other real dtypes compute in float64; TypeError for complex
 ndarray fix(const operand& x, const std::optional<ndarray>& out = std::nullopt);
 // NaN -> nan, +inf -> posinf (default: the dtype's largest), -inf -> neginf (default: its
-// lowest); complex parts separately. copy=false writes into x (an array) and returns it.
-ndarray nan_to_num(const operand& x, bool copy = true, double nan = 0.0, std::optional<double> posinf = std::nullopt,
-                   std::optional<double> neginf = std::nullopt);
+// lowest); complex parts separately. The replacements may be arrays broadcasting to x's
+// shape (NumPy's copyto). copy=false writes into x (an array) and returns it.
+ndarray nan_to_num(const operand& x, bool copy = true, const operand& nan = 0.0,
+                   const std::optional<operand>& posinf = std::nullopt,
+                   const std::optional<operand>& neginf = std::nullopt);
 ndarray real_if_close(const operand& a, double tol = 100);
 ndarray isneginf(const operand& x, const std::optional<ndarray>& out = std::nullopt);
 ndarray isposinf(const operand& x, const std::optional<ndarray>& out = std::nullopt);

@@ -27,8 +27,16 @@ ndarray outer(const ndarray& a, const ndarray& b, std::optional<ndarray> out = s
 ndarray tensordot(const ndarray& a, const ndarray& b, int axes = 2);
 ndarray tensordot(const ndarray& a, const ndarray& b, const std::vector<int>& axes_a, const std::vector<int>& axes_b);
 // Einstein summation ("ij,jk->ik", implicit output, "..." broadcasting, repeated
-// indices for diagonals). Contracts pairwise, left to right, through matmul.
-ndarray einsum(const std::string& subscripts, const std::vector<ndarray>& operands);
+// indices for diagonals). Contracts pairwise, left to right, through matmul, in `dtype`
+// (default: the operands' result type). One operand whose labels all reach the output
+// (transposes, diagonals) gives a view of it, in its own dtype, as NumPy's einsum does.
+ndarray einsum(const std::string& subscripts, const std::vector<ndarray>& operands,
+               std::optional<DType> dtype = std::nullopt);
+// NumPy's sublist form einsum(a, [0, 1], b, [1, 2], [0, 2]) as a subscripts string: labels
+// 0-25 are 'A'-'Z', 26-51 'a'-'z', kEinsumEllipsis stands for '...'; ValueError outside.
+inline constexpr int kEinsumEllipsis = -1;
+std::string einsum_subscripts(const std::vector<std::vector<int>>& inputs,
+                              const std::optional<std::vector<int>>& output = std::nullopt);
 // Kronecker product: block (i, j) of the result is a[i, j] * b.
 ndarray kron(const ndarray& a, const ndarray& b);
 // 3-vector (or 2-vector) cross products along the given axes, broadcasting the rest.

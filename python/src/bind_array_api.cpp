@@ -2,6 +2,7 @@
 // signatures (include/copper/array_api.hpp); the namespace object itself is the copper
 // package (python/copper/_array_api.py).
 #include "bindings.h"
+#include "reduction_args.h"
 
 namespace copper::python {
 namespace {
@@ -22,23 +23,36 @@ nb::tuple as_tuple(const std::vector<ndarray>& arrays) {
   return nb::tuple(out);
 }
 
+// out= of cumulative_sum/prod: the result written there (same shape, same_kind cast).
+nb::object scan_out(ndarray result, nb::handle out) {
+  const std::optional<ndarray> out_array = out_arg(out);
+  if (!out_array) return nb::cast(std::move(result));
+  const ndarray& o = *out_array;
+  if (o.shape() != result.shape())
+    throw ValueError("operands could not be broadcast together with remapped shapes [original->remapped]: " +
+                     shape_str(o.shape()) + "->" + shape_str(o.shape()) + " " + shape_str(result.shape()) + "->" +
+                     shape_str(result.shape()));
+  copyto(o, result, Casting::same_kind);
+  return nb::borrow(out);
+}
+
 }  // namespace
 
 void bind_array_api(nb::module_& m) {
   m.def(
       "cumulative_sum",
-      [](const ndarray& x, nb::handle axis, nb::handle dtype, bool include_initial) {
-        return cumulative_sum(x, optional_axis(axis), optional_dtype(dtype), include_initial);
+      [](const ndarray& x, nb::handle axis, nb::handle dtype, nb::handle out, bool include_initial) {
+        return scan_out(cumulative_sum(x, optional_axis(axis), optional_dtype(dtype), include_initial), out);
       },
       nb::arg("x"), nb::kw_only(), nb::arg("axis") = nb::none(), nb::arg("dtype") = nb::none(),
-      nb::arg("include_initial") = false);
+      nb::arg("out") = nb::none(), nb::arg("include_initial") = false);
   m.def(
       "cumulative_prod",
-      [](const ndarray& x, nb::handle axis, nb::handle dtype, bool include_initial) {
-        return cumulative_prod(x, optional_axis(axis), optional_dtype(dtype), include_initial);
+      [](const ndarray& x, nb::handle axis, nb::handle dtype, nb::handle out, bool include_initial) {
+        return scan_out(cumulative_prod(x, optional_axis(axis), optional_dtype(dtype), include_initial), out);
       },
       nb::arg("x"), nb::kw_only(), nb::arg("axis") = nb::none(), nb::arg("dtype") = nb::none(),
-      nb::arg("include_initial") = false);
+      nb::arg("out") = nb::none(), nb::arg("include_initial") = false);
   m.def("matrix_transpose", &matrix_transpose, nb::arg("x"));
   m.def("vecdot", &vecdot, nb::arg("x1"), nb::arg("x2"), nb::kw_only(), nb::arg("axis") = -1);
   m.def(

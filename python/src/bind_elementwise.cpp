@@ -8,11 +8,6 @@ namespace copper::python {
 
 namespace {
 
-std::optional<double> optional_double(nb::handle h) {
-  if (h.is_none()) return std::nullopt;
-  return nb::cast<double>(h);
-}
-
 // The dtype NumPy's iscomplexobj looks at: x.dtype when x has one, else numpy.asarray(x)'s.
 DType dtype_of(nb::handle x) {
   if (nb::isinstance<ndarray>(x)) return nb::cast<const ndarray&>(x).dtype();
@@ -32,9 +27,14 @@ void bind_elementwise(nb::module_& m) {
       nb::arg("x"), nb::arg("out") = nb::none());
   m.def(
       "nan_to_num",
-      [](nb::handle x, bool copy, double nan, nb::handle posinf, nb::handle neginf) {
-        return nan_to_num(operand_from_py(x, device_of({x})), copy, nan, optional_double(posinf),
-                          optional_double(neginf));
+      [](nb::handle x, bool copy, nb::handle nan, nb::handle posinf, nb::handle neginf) {
+        // The replacements may be scalars or arrays (broadcast to x's shape).
+        const Device device = device_of({x});
+        auto replacement = [&](nb::handle v) {
+          return v.is_none() ? std::nullopt : std::optional<operand>(operand_from_py(v, device));
+        };
+        return nan_to_num(operand_from_py(x, device), copy, operand_from_py(nan, device), replacement(posinf),
+                          replacement(neginf));
       },
       nb::arg("x"), nb::arg("copy") = true, nb::arg("nan") = 0.0, nb::arg("posinf") = nb::none(),
       nb::arg("neginf") = nb::none());

@@ -3,6 +3,7 @@
 #include <Python.h>
 
 #include "bindings.h"
+#include "ndarray_owner.h"
 #include "reduction_args.h"
 
 namespace copper::python {
@@ -61,10 +62,30 @@ nb::object tensordot_py(nb::handle x, nb::handle y, nb::handle axes) {
   return nb::cast(tensordot(a, b, int_list(pair[0]), int_list(pair[1])));
 }
 
+// One operand's subscripts list (ints and Ellipsis) for the sublist form.
+std::vector<int> einsum_sublist(nb::handle h) {
+  if (nb::isinstance<nb::str>(h) || !PySequence_Check(h.ptr()))
+    throw TypeError("the subscripts for each operand must be a list or a tuple");
+  std::vector<int> labels;
+  for (nb::handle x : h) {
+    if (x.ptr() == Py_Ellipsis) {
+      labels.push_back(kEinsumEllipsis);
+      continue;
+    }
+    if (!PyIndex_Check(x.ptr())) throw TypeError("each subscript must be either an integer or an ellipsis");
+    nb::object index = nb::steal(PyNumber_Index(x.ptr()));
+    if (!index.is_valid()) throw nb::python_error();
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
+    labels.push_back(overflow || v < 0 || v >= 52 ? 52 : static_cast<int>(v));  // 52: out of range (ValueError)
+  }
+  return labels;
+}
+
 nb::object einsum_py(nb::args args, nb::kwargs kwargs) {
-  if (args.size() == 0) throw TypeError("einsum() missing required argument 'subscripts' (pos 0)");
-  if (!nb::isinstance<nb::str>(args[0]))
-    throw NotImplementedError("einsum: only the subscripts-string form is supported");
+  if (args.size() == 0)
+    throw ValueError("must specify the einstein sum subscripts string and at least one operand, or at least one "
+                     "operand and its corresponding subscripts list");
   nb::handle out, dtype;
   for (auto [key, value] : kwargs) {
     const std::string k = nb::cast<std::string>(key);
@@ -73,8 +94,26 @@ nb::object einsum_py(nb::args args, nb::kwargs kwargs) {
     else if (k == "optimize" || k == "order" || k == "casting") continue;  // accepted: one contraction order
     else throw TypeError("einsum() got an unexpected keyword argument '" + k + "'");
   }
+  // The subscripts string, or NumPy's sublist form: operand, labels, operand, labels, ..., [output].
   std::vector<nb::handle> handles;
-  for (std::size_t i = 1; i < args.size(); ++i) handles.push_back(args[i]);
+  std::string subscripts;
+  if (nb::isinstance<nb::str>(args[0])) {
+    subscripts = nb::cast<std::string>(args[0]);
+    for (std::size_t i = 1; i < args.size(); ++i) handles.push_back(args[i]);
+  } else {
+    std::vector<std::vector<int>> inputs;
+    std::size_t i = 0;
+    for (; i + 1 < args.size(); i += 2) {
+      handles.push_back(args[i]);
+      inputs.push_back(einsum_sublist(args[i + 1]));
+    }
+    if (inputs.empty())
+      throw ValueError("must specify the einstein sum subscripts string and at least one operand, or at least one "
+                       "operand and its corresponding subscripts list");
+    std::optional<std::vector<int>> output;
+    if (i < args.size()) output = einsum_sublist(args[i]);
+    subscripts = einsum_subscripts(inputs, output);
+  }
   Device device = default_device();
   for (nb::handle h : handles)
     if (nb::isinstance<ndarray>(h)) {
@@ -83,15 +122,19 @@ nb::object einsum_py(nb::args args, nb::kwargs kwargs) {
     }
   std::vector<ndarray> operands;
   const std::optional<DType> as = dtype.is_valid() ? optional_dtype(dtype) : std::nullopt;
-  for (nb::handle h : handles) {
-    ndarray a = to_array(h, device);
-    operands.push_back(as && a.dtype() != *as ? astype(a, *as) : a);
-  }
-  ndarray result = einsum(nb::cast<std::string>(args[0]), operands);
-  if (const auto o = out_arg(out)) {
+  for (nb::handle h : handles) operands.push_back(to_array(h, device));
+  const std::optional<ndarray> o = out_arg(out);
+  // With out=, NumPy computes in dtype and writes there (no view of a lone operand).
+  if (o && as)
+    for (ndarray& a : operands)
+      if (a.dtype() != *as) a = astype(a, *as);
+  ndarray result = einsum(subscripts, operands, as);
+  if (o) {
     copyto(*o, result, Casting::safe);
     return nb::borrow(out);
   }
+  // A view of a lone operand names that operand as its base (NumPy's `b.base is a`).
+  if (handles.size() == 1 && nb::isinstance<ndarray>(handles[0])) return view_result(handles[0], std::move(result));
   return nb::cast(std::move(result));
 }
 

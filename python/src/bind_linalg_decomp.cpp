@@ -109,7 +109,9 @@ void bind_linalg_decomp(nb::module_& m) {
       [](nb::handle a, nb::handle b, nb::handle rcond) {
         const Device device = nb::isinstance<ndarray>(a) ? device_of(a) : device_of(b);
         auto r = linalg::lstsq(as_array(a, device), as_array(b, device), optional_double(rcond));
-        return nb::make_tuple(r.x, r.residuals, r.rank, r.s);
+        // The rank as NumPy gives it: a numpy.int32 (LAPACK's integer).
+        nb::object rank = nb::module_::import_("numpy").attr("int32")(r.rank);
+        return nb::make_tuple(r.x, r.residuals, rank, r.s);
       },
       nb::arg("a"), nb::arg("b"), nb::arg("rcond") = nb::none());
   l.def(

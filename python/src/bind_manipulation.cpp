@@ -39,6 +39,29 @@ std::vector<std::int64_t> ints_from_py(nb::handle obj) {
   return nb::cast<std::vector<std::int64_t>>(flat);
 }
 
+// np.repeat's repeats: at most one dimension, safely castable to intp.
+std::vector<std::int64_t> repeats_from_py(nb::handle obj) {
+  if (nb::isinstance<ndarray>(obj)) {
+    const ndarray& r = nb::cast<const ndarray&>(obj);
+    if (r.ndim() > 1) throw ValueError("object too deep for desired array");
+    if (!can_cast(r.dtype(), int64, Casting::safe))
+      throw TypeError("Cannot cast array data from dtype('" + std::string(name(r.dtype())) +
+                      "') to dtype('int64') according to the rule 'safe'");
+  } else if (nb::hasattr(obj, "__len__") && nb::cast<int>(numpy().attr("ndim")(obj)) > 1) {
+    throw ValueError("object too deep for desired array");
+  }
+  return ints_from_py(obj);
+}
+
+// NumPy lets axis=0 or -1 through for a 0-d array (an int, not a tuple): squeezing nothing.
+std::optional<std::vector<int>> squeeze_axes(const ndarray& a, nb::handle axis) {
+  if (a.ndim() == 0 && nb::isinstance<nb::int_>(axis)) {
+    const int ax = nb::cast<int>(axis);
+    if (ax == 0 || ax == -1) return std::vector<int>{};
+  }
+  return axes_from_py(axis);
+}
+
 std::vector<int> axis_list(nb::handle obj) { return axes_from_py(obj).value_or(std::vector<int>{}); }
 
 // newshape given as f(a, 2, 3) or f(a, (2, 3)).
@@ -116,6 +139,14 @@ Shape broadcast_shapes_py(const std::vector<Shape>& shapes) {
 
 nb::tuple shape_tuple(const Shape& s) { return nb::tuple(nb::cast(s)); }
 
+// numpy.broadcast: the broadcast shape of its arguments (arrays or array-likes) and its
+// size; iteration over the broadcast elements is not offered (use broadcast_arrays).
+struct Broadcast {
+  Shape shape;
+  int numiter = 0;
+  std::int64_t index = 0;
+};
+
 }  // namespace
 
 void bind_manipulation(nb::module_& m, ArrayClass& cls) {
@@ -145,7 +176,7 @@ void bind_manipulation(nb::module_& m, ArrayClass& cls) {
         return moveaxis(as_array(a), axis_list(source), axis_list(destination));
       },
       nb::arg("a"), nb::arg("source"), nb::arg("destination"));
-  m.def("squeeze", [](nb::handle a, nb::handle axis) { return squeeze(as_array(a), axes_from_py(axis)); },
+  m.def("squeeze", [](nb::handle a, nb::handle axis) { ndarray x = as_array(a); return squeeze(x, squeeze_axes(x, axis)); },
         nb::arg("a"), nb::arg("axis") = nb::none());
   m.def("expand_dims", [](nb::handle a, nb::handle axis) { return expand_dims(as_array(a), axis_list(axis)); },
         nb::arg("a"), nb::arg("axis"));
@@ -163,6 +194,23 @@ void bind_manipulation(nb::module_& m, ArrayClass& cls) {
     for (const auto& a : arrays) out.append(nb::cast(broadcast_to(a, shape)));
     return nb::tuple(out);  // a tuple, as NumPy 2 and CuPy 14 give (the array API asks a list)
   });
+  nb::class_<Broadcast>(m, "broadcast")
+      .def("__init__",
+           [](Broadcast* self, nb::args args) {
+             if (args.size() > 64) throw ValueError("Need at least 0 and at most 64 array objects.");
+             std::vector<Shape> shapes;
+             for (nb::handle a : args)
+               shapes.push_back(nb::isinstance<ndarray>(a) ? nb::cast<const ndarray&>(a).shape()
+                                                           : shape_from_py(numpy().attr("shape")(a)));
+             new (self) Broadcast{broadcast_shapes_py(shapes), static_cast<int>(args.size()), 0};
+           })
+      .def_prop_ro("shape", [](const Broadcast& b) { return shape_tuple(b.shape); })
+      .def_prop_ro("size", [](const Broadcast& b) { return shape_size(b.shape); })
+      .def_prop_ro("nd", [](const Broadcast& b) { return b.shape.size(); })
+      .def_prop_ro("ndim", [](const Broadcast& b) { return b.shape.size(); })
+      .def_prop_ro("numiter", [](const Broadcast& b) { return b.numiter; })
+      .def_prop_ro("index", [](const Broadcast& b) { return b.index; })
+      .def("reset", [](Broadcast& b) { b.index = 0; });
   m.def("broadcast_shapes", [](nb::args args) {
     std::vector<Shape> shapes;
     for (nb::handle s : args) shapes.push_back(shape_from_py(s));
@@ -213,7 +261,7 @@ void bind_manipulation(nb::module_& m, ArrayClass& cls) {
       "repeat",
       [](nb::handle a, nb::handle repeats, nb::handle axis) {
         std::optional<int> ax = axis.is_none() ? std::nullopt : std::optional<int>(nb::cast<int>(axis));
-        return repeat(as_array(a), ints_from_py(repeats), ax);
+        return repeat(as_array(a), repeats_from_py(repeats), ax);
       },
       nb::arg("a"), nb::arg("repeats"), nb::arg("axis") = nb::none());
   m.def("tile", [](nb::handle a, nb::handle reps) { return tile(as_array(a), ints_from_py(reps)); }, nb::arg("A"),
@@ -258,13 +306,13 @@ void bind_manipulation(nb::module_& m, ArrayClass& cls) {
       .def_prop_ro("T", [](const ndarray& a) { return transpose(a); })
       .def("swapaxes", [](const ndarray& a, int axis1, int axis2) { return swapaxes(a, axis1, axis2); },
            nb::arg("axis1"), nb::arg("axis2"))
-      .def("squeeze", [](const ndarray& a, nb::handle axis) { return squeeze(a, axes_from_py(axis)); },
+      .def("squeeze", [](const ndarray& a, nb::handle axis) { return squeeze(a, squeeze_axes(a, axis)); },
            nb::arg("axis") = nb::none())
       .def(
           "repeat",
           [](const ndarray& a, nb::handle repeats, nb::handle axis) {
             std::optional<int> ax = axis.is_none() ? std::nullopt : std::optional<int>(nb::cast<int>(axis));
-            return repeat(a, ints_from_py(repeats), ax);
+            return repeat(a, repeats_from_py(repeats), ax);
           },
           nb::arg("repeats"), nb::arg("axis") = nb::none())
       .def(

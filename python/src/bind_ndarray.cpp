@@ -255,7 +255,16 @@ void bind_ndarray(nb::module_& m, ArrayClass& cls) {
 
   cls.def("__init__", &construct, nb::arg("shape").none(), nb::arg("dtype") = nb::none(),
           nb::arg("memptr") = nb::none(), nb::arg("strides") = nb::none(), nb::arg("order").none() = "C");
-  cls.def_prop_ro("shape", [](const ndarray& a) { return nb::tuple(nb::cast(a.shape())); })
+  // Setting shape reshapes in place, as NumPy's does: only where no copy is needed.
+  cls.def_prop_rw(
+         "shape", [](const ndarray& a) { return nb::tuple(nb::cast(a.shape())); },
+         [](ndarray& a, nb::handle shape) {
+           const ndarray r = reshape(a, shape_from_py(shape));
+           if (r.buffer() != a.buffer())
+             throw nb::attribute_error(
+                 "Incompatible shape for in-place modification. Use `.reshape()` to make a copy with the desired shape.");
+           a = ndarray(r.buffer(), r.dtype(), r.shape(), r.strides(), r.offset(), a.base());
+         })
       .def_prop_ro("strides", [](const ndarray& a) { return nb::tuple(nb::cast(a.strides())); })
       .def_prop_ro("dtype", [](const ndarray& a) { return dtype_to_py(a.dtype()); })
       .def_prop_ro("ndim", &ndarray::ndim)
@@ -301,6 +310,15 @@ void bind_ndarray(nb::module_& m, ArrayClass& cls) {
             return get_py(a, o, nb::none()).attr("tobytes")(o);
           },
           nb::arg("order").none() = "C")
+      // bytes(a): the elements' bytes in C order (what NumPy's buffer protocol gives); a 0-d
+      // integer array is an integer to bytes() (Python asks __index__ first), as NumPy's.
+      .def("__bytes__",
+           [](nb::handle self) {
+             const ndarray& a = nb::cast<const ndarray&>(self);
+             if (a.ndim() == 0 && is_integer(a.dtype()))
+               return nb::module_::import_("builtins").attr("bytes")(self.attr("__index__")());
+             return get_py(a, nb::str("C"), nb::none()).attr("tobytes")();
+           })
       .def("__copy__", [](const ndarray& a) { return a.copy(Order::K); })
       .def("__deepcopy__", [](const ndarray& a, nb::handle) { return a.copy(Order::K); })
       .def("__array__",

@@ -6,6 +6,7 @@
 #include <numbers>
 
 #include "bindings.h"
+#include "ndarray_owner.h"
 #include "ops/catalogue.h"
 #include "ufunc_type.h"
 
@@ -111,6 +112,22 @@ void def_operator(ArrayClass& cls, const char* name, const char* rname, const ch
   }
 }
 
+// a == other, a != other. An object copper cannot convert (None, Ellipsis, object()) that has
+// no __eq__/__ne__ of its own compares unequal to every element, as in NumPy; one with its
+// own method gets its turn (NotImplemented).
+void def_comparison(ArrayClass& cls, const char* name, const Binary& op, bool unequal) {
+  const Binary* fn = &op;
+  cls.def(
+      name,
+      [fn, name, unequal](const ndarray& self, nb::handle other) -> nb::object {
+        if (auto o = other_operand(other, self.device())) return nb::cast((*fn)(self, *o, {}));
+        nb::handle base = reinterpret_cast<PyObject*>(&PyBaseObject_Type);
+        if (!nb::getattr(other.type(), name).is(nb::getattr(base, name))) return nb::borrow(Py_NotImplemented);
+        return nb::cast(full(self.shape(), unequal, bool_, self.device()));
+      },
+      nb::arg("other").none());
+}
+
 // numpy.clip: a missing bound makes it minimum/maximum; none at all, positive.
 nb::object clip_py(nb::handle a, nb::handle a_min, nb::handle a_max, nb::handle out, nb::handle min,
                    nb::handle max, nb::handle dtype, nb::handle casting) {
@@ -144,6 +161,14 @@ nb::object around_py(nb::handle a, int decimals, nb::handle out) {
 
 ndarray as_array(nb::handle x) {
   return nb::isinstance<ndarray>(x) ? nb::cast<const ndarray&>(x) : array_from_py(x, std::nullopt, default_device());
+}
+
+// real(x)/imag(x) for Python: x itself for real(non-complex array), else linked views.
+nb::object complex_part(nb::handle x, ndarray (*part)(const ndarray&)) {
+  if (!nb::isinstance<ndarray>(x)) return nb::cast(part(as_array(x)));
+  const ndarray& a = nb::cast<const ndarray&>(x);
+  if (part == static_cast<ndarray (*)(const ndarray&)>(&real) && !is_complex(a.dtype())) return nb::borrow(x);
+  return view_result(x, part(a));
 }
 
 }  // namespace
@@ -183,8 +208,10 @@ void bind_ufuncs(nb::module_& m, ArrayClass& cls) {
         nb::arg("dtype") = nb::none(), nb::arg("casting") = "same_kind");
   m.def("around", &around_py, nb::arg("a"), nb::arg("decimals") = 0, nb::arg("out") = nb::none());
   m.def("round", &around_py, nb::arg("a"), nb::arg("decimals") = 0, nb::arg("out") = nb::none());
-  m.def("real", [](nb::handle x) { return real(as_array(x)); }, nb::arg("val"));
-  m.def("imag", [](nb::handle x) { return imag(as_array(x)); }, nb::arg("val"));
+  // NumPy's real of a real array is the array itself; real/imag of a complex one are views
+  // whose base is the argument.
+  m.def("real", [](nb::handle x) { return complex_part(x, real); }, nb::arg("val"));
+  m.def("imag", [](nb::handle x) { return complex_part(x, imag); }, nb::arg("val"));
   // NumPy's angle takes deg= and treats real input apart.
   m.def(
       "angle",
@@ -214,8 +241,8 @@ void bind_ufuncs(nb::module_& m, ArrayClass& cls) {
   def_operator(cls, "__le__", nullptr, nullptr, less_equal);
   def_operator(cls, "__gt__", nullptr, nullptr, greater);
   def_operator(cls, "__ge__", nullptr, nullptr, greater_equal);
-  def_operator(cls, "__eq__", nullptr, nullptr, equal);
-  def_operator(cls, "__ne__", nullptr, nullptr, not_equal);
+  def_comparison(cls, "__eq__", equal, false);
+  def_comparison(cls, "__ne__", not_equal, true);
   def_operator(cls, nullptr, nullptr, "__ipow__", power);
   // pow(a, b, mod) has a third argument; only the two-argument form is NumPy's ufunc.
   cls.def(
@@ -269,10 +296,15 @@ void bind_ufuncs(nb::module_& m, ArrayClass& cls) {
   cls.def(
       "round", [](nb::handle self, int decimals, nb::handle out) { return around_py(self, decimals, out); },
       nb::arg("decimals") = 0, nb::arg("out") = nb::none());
-  cls.def("conj", [](const ndarray& a) { return conjugate(a); });
-  cls.def("conjugate", [](const ndarray& a) { return conjugate(a); });
+  // ndarray.conj()/.real of a non-complex array hand back the array itself (NumPy).
+  auto conj_method = [](nb::handle self) {
+    const ndarray& a = nb::cast<const ndarray&>(self);
+    return is_complex(a.dtype()) ? nb::cast(conjugate(a)) : nb::borrow(self);
+  };
+  cls.def("conj", conj_method);
+  cls.def("conjugate", conj_method);
   cls.def_prop_rw(
-      "real", [](const ndarray& a) { return real(a); },
+      "real", [](nb::handle self) { return complex_part(self, real); },
       [](const ndarray& a, nb::handle value) { copyto(real(a), operand_from_py(value, a.device()), Casting::unsafe); });
   cls.def_prop_rw(
       "imag", [](const ndarray& a) { return imag(a); },

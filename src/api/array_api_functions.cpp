@@ -14,7 +14,6 @@ namespace copper {
 namespace {
 
 int scan_axis(const ndarray& x, std::optional<int> axis, const char* fn) {
-  if (x.ndim() == 0) throw ValueError(std::string(fn) + ": input must have at least one dimension");
   if (!axis) {
     if (x.ndim() != 1)
       throw ValueError(std::string(fn) + ": axis must be given for arrays of more than one dimension");
@@ -42,12 +41,14 @@ ndarray slice_axis(const ndarray& x, int axis, std::int64_t start, std::int64_t 
 
 }  // namespace
 
-ndarray cumulative_sum(const ndarray& x, std::optional<int> axis, std::optional<DType> dtype, bool include_initial) {
+ndarray cumulative_sum(const ndarray& x_in, std::optional<int> axis, std::optional<DType> dtype, bool include_initial) {
+  const ndarray x = x_in.ndim() == 0 ? ravel(x_in) : x_in;  // NumPy scans a 0-d input as 1-d
   const int ax = scan_axis(x, axis, "cumulative_sum");
   return with_initial(cumsum(x, ax, dtype), ax, include_initial, 0);
 }
 
-ndarray cumulative_prod(const ndarray& x, std::optional<int> axis, std::optional<DType> dtype, bool include_initial) {
+ndarray cumulative_prod(const ndarray& x_in, std::optional<int> axis, std::optional<DType> dtype, bool include_initial) {
+  const ndarray x = x_in.ndim() == 0 ? ravel(x_in) : x_in;  // NumPy scans a 0-d input as 1-d
   const int ax = scan_axis(x, axis, "cumulative_prod");
   return with_initial(cumprod(x, ax, dtype), ax, include_initial, 1);
 }

@@ -117,7 +117,30 @@ Term contract(const Term& x, const Term& y, const std::string& keep) {
 
 }  // namespace
 
-ndarray einsum(const std::string& subscripts_in, const std::vector<ndarray>& operands) {
+std::string einsum_subscripts(const std::vector<std::vector<int>>& inputs, const std::optional<std::vector<int>>& output) {
+  auto spec = [](const std::vector<int>& labels) {
+    std::string s;
+    bool ellipsis = false;
+    for (int l : labels) {
+      if (l == kEinsumEllipsis) {
+        if (ellipsis) throw ValueError("each subscripts list may have only one ellipsis");
+        ellipsis = true;
+        s += "...";
+      } else if (l < 0 || l >= 52) {
+        throw ValueError("subscript is not within the valid range [0, 52)");
+      } else {
+        s.push_back(static_cast<char>(l < 26 ? 'A' + l : 'a' + (l - 26)));
+      }
+    }
+    return s;
+  };
+  std::string subscripts;
+  for (std::size_t i = 0; i < inputs.size(); ++i) subscripts += (i ? "," : "") + spec(inputs[i]);
+  if (output) subscripts += "->" + spec(*output);
+  return subscripts;
+}
+
+ndarray einsum(const std::string& subscripts_in, const std::vector<ndarray>& operands, std::optional<DType> dtype) {
   std::string subscripts;
   for (char c : subscripts_in)
     if (c != ' ') subscripts.push_back(c);
@@ -161,6 +184,9 @@ ndarray einsum(const std::string& subscripts_in, const std::vector<ndarray>& ope
         throw ValueError(std::string("einstein sum subscripts string included output subscript '") + c +
                          "' which never appeared in an input");
     }
+    if (!has_ellipsis && ell_ndim > 0)
+      throw ValueError("output has more dimensions than subscripts given in einstein sum, but no '...' ellipsis "
+                       "provided to broadcast the extra dimensions.");
   } else {
     output = ell_labels;  // broadcast dimensions first, then labels seen once, sorted
     for (auto [c, n] : counts)
@@ -178,7 +204,14 @@ ndarray einsum(const std::string& subscripts_in, const std::vector<ndarray>& ope
                          std::string(1, t.labels[d]) + "' has sizes " + std::to_string(s) + " and " + std::to_string(n));
       if (n != 1) s = n;
     }
-  const DType type = api::result_type(std::vector<operand>(operands.begin(), operands.end()), false);
+  // One operand and nothing summed: a view (diagonals, then the output's axis order).
+  if (terms.size() == 1) {
+    Term t = terms[0];
+    collapse_repeats(t, 0);
+    if (std::all_of(t.labels.begin(), t.labels.end(), [&](char c) { return output.find(c) != std::string::npos; }))
+      return transpose(t.array, positions(t.labels, output));
+  }
+  const DType type = dtype ? *dtype : api::result_type(std::vector<operand>(operands.begin(), operands.end()), false);
   for (std::size_t i = 0; i < terms.size(); ++i) {
     Term& t = terms[i];
     if (t.array.dtype() != type) t.array = astype(t.array, type);

@@ -30,20 +30,13 @@ double float_eps(DType t) {
 
 bool all_true(const ndarray& a) { return all(a).item().to_bool(); }
 
-// Writes `value` into x where mask is true (x is real, inexact).
-void put(const ndarray& x, const ndarray& mask, double value) {
-  UfuncOptions o;
-  o.out = x;
-  o.where = mask;
-  o.casting = Casting::unsafe;
-  positive(full({}, Scalar(value), x.dtype(), x.device()), o);
-}
 
-void replace_non_finite(const ndarray& x, double nan, std::optional<double> posinf, std::optional<double> neginf) {
+void replace_non_finite(const ndarray& x, const operand& nan, const std::optional<operand>& posinf,
+                        const std::optional<operand>& neginf) {
   const ndarray is_nan = isnan(x), is_pos = isposinf(x), is_neg = isneginf(x);
-  put(x, is_nan, nan);
-  put(x, is_pos, posinf.value_or(float_max(x.dtype())));
-  put(x, is_neg, neginf.value_or(-float_max(x.dtype())));
+  copyto(x, nan, Casting::unsafe, is_nan);
+  copyto(x, posinf.value_or(operand(float_max(x.dtype()))), Casting::unsafe, is_pos);
+  copyto(x, neginf.value_or(operand(-float_max(x.dtype()))), Casting::unsafe, is_neg);
 }
 
 [[noreturn]] void throw_complex_ambiguous(DType t) {
@@ -79,8 +72,8 @@ ndarray fix(const operand& x, const std::optional<ndarray>& out) {
   return floor(x, down);
 }
 
-ndarray nan_to_num(const operand& xo, bool copy, double nan, std::optional<double> posinf,
-                   std::optional<double> neginf) {
+ndarray nan_to_num(const operand& xo, bool copy, const operand& nan, const std::optional<operand>& posinf,
+                   const std::optional<operand>& neginf) {
   ndarray x = as_array(xo);
   if (copy || !xo.is_array()) x = x.copy();
   if (!is_inexact(x.dtype())) return x;

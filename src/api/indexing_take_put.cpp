@@ -34,8 +34,9 @@ ndarray axis_arange(std::int64_t n, int d, int ndim, Device device) {
 
 ndarray take(const ndarray& a, const ndarray& indices, std::optional<int> axis, IndexMode mode,
              const std::optional<ndarray>& out) {
-  ndarray src = axis ? a : ravel(a);
-  const int ax = axis ? normalize_axis(*axis, a.ndim()) : 0;
+  // With an axis, a 0-d array is taken from as the one-element 1-d array (NumPy's axis check).
+  ndarray src = axis && a.ndim() > 0 ? a : ravel(a);
+  const int ax = axis ? normalize_axis(*axis, src.ndim()) : 0;
   api::common_device({&a, &indices}, a.device());
   ndarray idx = index_array(indices);
   Shape shape(src.shape().begin(), src.shape().begin() + ax);

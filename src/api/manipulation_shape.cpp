@@ -222,6 +222,7 @@ ndarray squeeze(const ndarray& a, std::optional<std::vector<int>> axis) {
   } else {
     for (int ax : *axis) {
       int k = normalize_axis(ax, a.ndim());
+      if (drop[k]) throw ValueError("duplicate value in 'axis'");
       if (a.shape()[k] != 1)
         throw ValueError("cannot select an axis to squeeze out which has size not equal to one");
       drop[k] = true;

@@ -275,21 +275,14 @@ void apply_ufunc(UfuncId op, std::span<const operand* const> inputs, const Ufunc
 
   bool weak[3] = {};
   for (int k = 0; k < nin; ++k) weak[k] = !inputs[k]->is_array() && inputs[k]->scalar().weak();
-  // A weak Python int must fit the integer dtype it adapts to (int8_array + 300 raises).
-  // Before the loop search it must fit the dtype it adapted to; after, the loop's input
-  // type where dtype=/signature= forced the loop or the input's type is fixed (ldexp).
-  auto check_weak_ints = [&](std::optional<DType> loop, bool forced) {
-    for (int k = 0; k < nin; ++k) {
-      if (!is_weak_int(*inputs[k])) continue;
-      if (loop && !forced && ops::input_dtype(op, *loop, k) == *loop) continue;
-      const DType target = loop ? ops::input_dtype(op, *loop, k) : dtypes[k];
-      if (is_integer(target) && !scalars[k].fits_in(target)) throw_int_overflow(scalars[k], target);
-    }
-  };
-  const bool forced = opts.dtype || !opts.signature.empty();
-  if (!forced) check_weak_ints(std::nullopt, false);
+  // A weak Python int must fit the loop's input type (int8_array + 300 raises), as NumPy
+  // converts it to the loop: uint8_array / -2 runs the float loop and is fine.
   const DType loop = resolve_loop(op, std::span<const DType>(dtypes.data(), nin), std::span<const bool>(weak, nin), opts);
-  check_weak_ints(loop, forced);
+  for (int k = 0; k < nin; ++k) {
+    if (!is_weak_int(*inputs[k])) continue;
+    const DType target = ops::input_dtype(op, loop, k);
+    if (is_integer(target) && !scalars[k].fits_in(target)) throw_int_overflow(scalars[k], target);
+  }
   const DType result_dtypes[2] = {*info.out[static_cast<int>(loop)],
                                   nout == 2 ? *info.out2[static_cast<int>(loop)] : DType::bool_};
   for (int j = 0; j < nout; ++j)

@@ -58,6 +58,14 @@ TEST_P(Linalg, ProductsDiagonalsTriangles) {
   EXPECT_EQ(tensordot(a, b, 2).item().to_int64(), 0 + 10 + 18 + 28);
   EXPECT_EQ(einsum("ij,jk->ki", {a, b}).to_vector<std::int64_t>(), (std::vector<std::int64_t>{12, 24, 19, 43}));
   EXPECT_EQ(einsum("ii", {a}).item().to_int64(), 5);
+  // A lone operand with nothing summed is a view in its own dtype; sums take dtype.
+  const ndarray view = einsum("ii->i", {a}, float64);
+  EXPECT_EQ(view.dtype(), int64);
+  EXPECT_EQ(view.buffer(), a.buffer());
+  EXPECT_EQ(view.to_vector<std::int64_t>(), (std::vector<std::int64_t>{1, 4}));
+  EXPECT_EQ(einsum("ii", {a}, float64).dtype(), float64);
+  EXPECT_EQ(einsum_subscripts({{0, 27}, {27, kEinsumEllipsis}}, std::vector<int>{0}), "Ab,b...->A");
+  EXPECT_THROW(einsum_subscripts({{52}}), ValueError);
   EXPECT_EQ(kron(a, b).shape(), (Shape{4, 4}));
   EXPECT_EQ(kron(a, b).to_vector<std::int64_t>()[7], 2 * 7);
   EXPECT_EQ(outer(a, b).shape(), (Shape{4, 4}));

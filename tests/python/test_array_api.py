@@ -108,6 +108,28 @@ def test_cumulative_sum_and_prod(device, dtype):
         cp.cumulative_sum(x)  # axis is required above 1-d
 
 
+@pytest.mark.parametrize("name", ["cumulative_sum", "cumulative_prod"])
+@pytest.mark.parametrize("dtype", [np.int8, np.float32, np.complex64])
+def test_cumulative_0d_and_out(device, name, dtype):
+    """NumPy scans a 0-d input as 1-d and writes into out= (of the result's shape)."""
+    rng = np.random.default_rng(9)
+    a = random_array(rng, (3, 4, 5), dtype, -3, 3)
+    x = cp.asarray(a)
+    nf, cf = getattr(np, name), getattr(cp, name)
+    for include_initial in (False, True):
+        s = np.asarray(a[0, 0, 0])
+        got, want = cf(cp.asarray(s), include_initial=include_initial), nf(s, include_initial=include_initial)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_allclose(got.get(), want, rtol=1e-5)
+        want = nf(a, axis=1, include_initial=include_initial)
+        out = cp.zeros(want.shape, dtype=dtype)
+        assert cf(x, axis=1, out=out, include_initial=include_initial) is out
+        np.testing.assert_allclose(out.get(), want, rtol=1e-5)
+    for xp in (np, cp):
+        with pytest.raises(ValueError):
+            getattr(xp, name)(xp.ones((3, 4)), axis=1, out=xp.zeros((3, 5)))
+
+
 def test_matrix_transpose_vecdot_unstack(device):
     rng = np.random.default_rng(8)
     a, b = random_array(rng, (2, 3, 4), np.complex128), random_array(rng, (3, 4), np.complex128)

@@ -114,6 +114,18 @@ def test_tobytes(device, rng, order):
         assert cp.asarray(v).tobytes(**kw) == v.tobytes(**kw) or order == "A" and v.flags.f_contiguous
 
 
+@pytest.mark.parametrize("dtype", [np.int16, np.float64, np.complex64, np.bool_])
+@pytest.mark.parametrize("shape", [(3, 4), (0,), ()])
+def test_bytes_of_array(device, rng, dtype, shape):
+    """bytes(a) is the elements' bytes in C order, as NumPy's buffer protocol gives."""
+    n = np.asarray(random_array(rng, shape, dtype))
+    c = cp.asarray(n)
+    assert bytes(c) == bytes(n)
+    assert bytes(cp.asfortranarray(c)) == bytes(np.asfortranarray(n))
+    if n.ndim == 2:
+        assert bytes(c.T[:, ::2]) == bytes(n.T[:, ::2])
+
+
 def test_astype_warns_when_dropping_imaginary_parts(device):
     z = cp.asarray([1 + 2j, 3 - 1j])
     with pytest.warns(np.exceptions.ComplexWarning):

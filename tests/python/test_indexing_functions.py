@@ -38,6 +38,24 @@ def test_take(device, rng, dtype):
     check(out, np.take(n, [[0, 1, 2], [3, 4, 5]]))
 
 
+@pytest.mark.parametrize("indices", [0, -1, [0], [0, -1]])
+@pytest.mark.parametrize("axis", [None, 0, -1])
+def test_take_0d(device, rng, indices, axis):
+    """With an axis, NumPy takes from a 0-d array as from its one-element 1-d ravel."""
+    n = random_array(rng, (), np.float32)
+    c = cp.asarray(n)
+    check(c.take(indices, axis=axis), n.take(indices, axis=axis))
+    out = cp.zeros(np.shape(n.take(indices, axis=axis)), dtype=np.float32)
+    cp.take(c, indices, axis=axis, out=out)
+    check(out, np.take(n, indices, axis=axis))
+
+
+def test_take_0d_errors(device):
+    for xp in (np, cp):
+        with pytest.raises(np.exceptions.AxisError, match="^axis 1 is out of bounds for array of dimension 1$"):
+            xp.take(xp.zeros(()), 0, axis=1)
+
+
 def test_take_errors(device):
     c = cp.zeros((3, 4))
     with pytest.raises(IndexError, match="^index 4 is out of bounds for axis 1 with size 4$"):

@@ -146,6 +146,56 @@ def test_einsum_errors(device):
         cp.einsum("ij,jk->ik", cp.ones((2, 3)), cp.ones((4, 2)))
 
 
+@pytest.mark.parametrize("subscripts,shape", [("ji", (2, 3)), ("ii->i", (3, 3)), ("...", (2, 3)), ("ijk->kij", (2, 3, 4)),
+                                              ("jii->ij", (3, 3, 3)), ("j...i->i...j", (2, 3, 4)), ("ij->ij...", (2, 3))])
+@pytest.mark.parametrize("dtype", [np.int8, np.float32])
+def test_einsum_lone_operand_view(device, rng, subscripts, shape, dtype):
+    """NumPy returns a view of a lone operand when nothing is summed, ignoring dtype=."""
+    na, ca = random_pair(rng, shape, dtype, strided=True)
+    na, ca = na.copy(), ca.copy()
+    n, c = np.einsum(subscripts, na, dtype=np.float64), cp.einsum(subscripts, ca, dtype=np.float64)
+    assert_matches(c, n)
+    assert c.base is ca and n.base is na
+    c[...] = 7  # writes through to the operand, as NumPy's view does
+    n[...] = 7
+    assert_matches(ca, na)
+
+
+@pytest.mark.parametrize("subscripts,shape", [("i->", (3,)), ("ii", (3, 3)), ("ij->j", (2, 3))])
+def test_einsum_lone_operand_sum_uses_dtype(device, rng, subscripts, shape):
+    na, ca = random_pair(rng, shape, np.int8)
+    n, c = np.asarray(np.einsum(subscripts, na, dtype=np.float64)), cp.einsum(subscripts, ca, dtype=np.float64)
+    close(c, n)
+
+
+@pytest.mark.parametrize("args", [([0, 1], [1, 2], [0, 2]), ([0, 1], [1, 2], None), ([Ellipsis, 1], [1, 2], [Ellipsis, 2]),
+                                  ([27, 0], [0, 51], None), (np.array([3, 4]), (4, 5), [5, 3])])
+def test_einsum_sublist_form(device, rng, args):
+    sa, sb, so = args
+    na, ca = random_pair(rng, (3, 4), np.float64)
+    nb, cb = random_pair(rng, (4, 5), np.float64)
+    tail = [] if so is None else [so]
+    close(cp.einsum(ca, sa, cb, sb, *tail), np.asarray(np.einsum(na, sa, nb, sb, *tail)))
+
+
+def test_einsum_sublist_diagonal_and_errors(device, rng):
+    na, ca = random_pair(rng, (3, 3), np.float64)
+    close(cp.einsum(ca, [0, 0]), np.asarray(np.einsum(na, [0, 0])))
+    for xp in (np, cp):
+        with pytest.raises(ValueError, match="must specify the einstein sum subscripts string"):
+            xp.einsum()
+        with pytest.raises(TypeError, match="must be a list or a tuple"):
+            xp.einsum(0, 0)
+        with pytest.raises(TypeError):
+            xp.einsum(xp.arange(2), [None])
+        with pytest.raises(ValueError, match=r"not within the valid range \[0, 52\)"):
+            xp.einsum(xp.arange(2), [52])
+        with pytest.raises(ValueError):
+            xp.einsum(xp.arange(2), [Ellipsis, 0, Ellipsis])
+        with pytest.raises(ValueError, match="no '...' ellipsis provided to broadcast the extra dimensions"):
+            xp.einsum("...->", xp.zeros((2, 2, 2)))
+
+
 @pytest.mark.parametrize("sa,sb", [((2, 2), (3, 3)), ((2, 3), (3,)), ((2,), (3, 2)), ((2, 1, 3), (2, 2)), ((), (2,))])
 @pytest.mark.parametrize("dtype", [np.int32, np.complex128])
 def test_kron(device, rng, sa, sb, dtype):

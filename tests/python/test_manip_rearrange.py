@@ -71,6 +71,14 @@ def test_repeat_edge_and_errors(device):
         cp.repeat(cp.zeros(2), [1, 2, 3])
     with pytest.raises(np.exceptions.AxisError, match="^axis 2 is out of bounds for array of dimension 2$"):
         cp.repeat(cp.zeros((2, 2)), 2, axis=2)
+    for xp in (np, cp):
+        with pytest.raises(TypeError, match=r"Cannot cast array data from dtype\('float64'\) to dtype\('int64'\)"):
+            xp.repeat(xp.arange(3), xp.array([1.0, 1.0, 1.0]))
+        with pytest.raises(ValueError, match="object too deep for desired array"):
+            xp.repeat(xp.arange(6), xp.array([[1, 2, 3, 4, 5, 6]]))
+        with pytest.raises(ValueError):
+            xp.repeat(xp.arange(6), [[1, 2, 3, 4, 5, 6]])
+    check(cp.repeat(cp.arange(3), cp.asarray(np.array([True, False, True]))), np.repeat(np.arange(3), [True, False, True]))
 
 
 @pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.uint32, np.float16, np.float64, np.complex64])

@@ -246,6 +246,35 @@ def test_squeeze_expand_dims_errors(device):
         cp.expand_dims(c, 5)
     with pytest.raises(ValueError, match="^repeated axis$"):
         cp.expand_dims(c, (0, 0))
+    for xp in (np, cp):
+        with pytest.raises(ValueError, match="^duplicate value in 'axis'$"):
+            xp.zeros((1, 2, 1), dtype=xp.float32).squeeze(axis=(2, 2))
+        with pytest.raises(np.exceptions.AxisError):
+            xp.squeeze(xp.zeros(()), axis=(0,))
+
+
+@pytest.mark.parametrize("axis", [0, -1])
+def test_squeeze_0d_int_axis(device, rng, axis):
+    """NumPy lets an int axis 0 or -1 through for a 0-d array (squeezing nothing)."""
+    n, c = pair(rng, (), np.float64)
+    check(c.squeeze(axis=axis), n.squeeze(axis=axis))
+    check(cp.squeeze(c, axis), np.squeeze(n, axis))
+
+
+@pytest.mark.parametrize("shapes", [[], [()], [(), ()], [(0,), (1,)], [(2, 1, 3, 4), (3, 1, 4)],
+                                    [(0, 1, 1, 0, 3), (5, 2, 0, 1, 0, 0, 3), (2, 1, 0, 0, 0, 3)]])
+def test_broadcast_object(device, rng, shapes):
+    ns = [np.zeros(s) for s in shapes]
+    cs = [cp.zeros(s) for s in shapes]
+    b, nb_ = cp.broadcast(*cs), np.broadcast(*ns)
+    assert (b.shape, b.size, b.nd, b.ndim, b.numiter, b.index) == (nb_.shape, nb_.size, nb_.nd, nb_.ndim,
+                                                                  nb_.numiter, nb_.index)
+    assert cp.broadcast(*[s for s in ns]).shape == nb_.shape  # array-likes
+
+
+def test_broadcast_object_errors(device):
+    with pytest.raises(ValueError, match="shape mismatch: objects cannot be broadcast to a single shape"):
+        cp.broadcast(cp.zeros(2), cp.zeros(3))
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -281,3 +310,28 @@ def test_atleast_nd(device, rng, shape):
         check(c_out, n_out)
     pair_out = cp.atleast_2d(c, cp.zeros(2))
     assert isinstance(pair_out, tuple) and len(pair_out) == 2
+
+
+@pytest.mark.parametrize("shape,new", [((2, 3), (3, 2)), ((2, 3), (3, -1)), ((2, 3), 6), ((6,), (1, 2, 1, 3)),
+                                       ((0, 3), (3, 0)), ((), (1, 1))])
+def test_shape_setter_in_place(device, rng, shape, new):
+    """Setting .shape reshapes the array itself (same memory, base kept), as NumPy's does."""
+    n, c = pair(rng, shape, np.float64)
+    n.shape, c.shape = new, new
+    check(c, n)
+    assert c.strides == n.strides and c.base is None
+
+
+def test_shape_setter_refuses_copy(device, rng):
+    for xp in (np, cp):
+        f = xp.asfortranarray(xp.zeros((2, 3)))
+        with pytest.raises(AttributeError, match="Incompatible shape for in-place modification"):
+            f.shape = (3, 2)
+        a = xp.zeros(6)
+        with pytest.raises(ValueError, match=r"cannot reshape array of size 6 into shape \(4,\)"):
+            a.shape = (4,)
+    n, c = pair(rng, (2, 3), np.int32)
+    nv, cv = n.T, c.T
+    nv.shape, cv.shape = (3, 1, 2), (3, 1, 2)  # a transposed view: inserting a unit axis needs no copy
+    check(cv, nv)
+    assert cv.base is c and cv.strides == nv.strides

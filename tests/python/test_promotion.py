@@ -104,3 +104,21 @@ def test_common_type(device, dtypes):
     want = np.common_type(*arrays)
     assert cp.common_type(*[cp.asarray(a) for a in arrays]) is want
     assert np.common_type(*[cp.asarray(a) for a in arrays]) is want  # through __array_function__
+
+
+@pytest.mark.parametrize("name", ["true_divide", "float_power", "arctan2", "hypot", "logaddexp", "add", "power",
+                                  "floor_divide", "maximum", "bitwise_and"])
+@pytest.mark.parametrize("dtype,scalar", [(np.uint8, -2), (np.int8, 300), (np.uint16, -70000)])
+def test_weak_int_checked_against_the_loop(device, rng, name, dtype, scalar):
+    """A Python int must fit the loop's input type, not the array's: uint8 / -2 runs the
+    float loop (fine), uint8 + -2 the uint8 one (OverflowError), as NumPy."""
+    a = random_array(rng, (5,), dtype, 1, 50)
+    try:
+        expected = getattr(np, name)(a, scalar)
+    except OverflowError:
+        with pytest.raises(OverflowError, match="out of bounds for"):
+            getattr(cp, name)(cp.asarray(a), scalar)
+        return
+    got = getattr(cp, name)(cp.asarray(a), scalar)
+    assert got.dtype == expected.dtype
+    np.testing.assert_allclose(got.get(), expected, rtol=1e-3)

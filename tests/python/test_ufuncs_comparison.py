@@ -148,3 +148,31 @@ def test_signed_with_uint64_is_exact(device, rng, name, signed):
     out = cp.zeros(s.shape, dtype=bool)
     assert fn_cp(cp.asarray(s), cp.asarray(u), out=out) is not None
     np.testing.assert_array_equal(out.get(), fn_np(s, u))
+
+
+class _OwnEq:
+    def __eq__(self, other):
+        return (other == 2) | (other == 4)
+
+    def __ne__(self, other):
+        return (other != 2) & (other != 4)
+
+
+@pytest.mark.parametrize("value", [None, Ellipsis, object(), np._NoValue])
+@pytest.mark.parametrize("dtype", [np.bool_, np.int32, np.float64, np.complex64])
+def test_eq_ne_with_unconvertible_objects(device, rng, value, dtype):
+    """NumPy compares objects it cannot convert unequal to every element (== all False,
+    != all True), on either side."""
+    n = random_array(rng, (2, 3), dtype)
+    c = cp.asarray(n)
+    for f in (lambda x: x == value, lambda x: value == x, lambda x: x != value, lambda x: value != x):
+        assert_same(f(c), f(n), "equal")
+
+
+def test_eq_ne_defer_to_objects_with_their_own(device):
+    n = np.arange(6)
+    c = cp.asarray(n)
+    assert_same(c == _OwnEq(), n == _OwnEq(), "equal")
+    assert_same(c != _OwnEq(), n != _OwnEq(), "not_equal")
+    with pytest.raises(TypeError):
+        c + None

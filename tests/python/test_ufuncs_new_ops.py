@@ -179,6 +179,24 @@ def test_nan_to_num(device, dtype):
     np.testing.assert_array_equal(c.get(), np.nan_to_num(a))
 
 
+@pytest.mark.parametrize("kw", ["nan", "posinf", "neginf"])
+@pytest.mark.parametrize("rshape", [(2, 4), (4,), (2, 1), ()])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128])
+def test_nan_to_num_array_replacements(device, rng, kw, rshape, dtype):
+    """Replacements may be arrays broadcasting to x's shape (NumPy's copyto)."""
+    a = np.array([[0, 1, np.nan, 4], [11, np.inf, 12, -np.inf]]).astype(dtype)
+    if np.dtype(dtype).kind == "c":
+        a = a + 1j * a[:, ::-1].real
+    r = rng.standard_normal(rshape)
+    e = np.nan_to_num(a, **{kw: r})
+    g = cp.nan_to_num(cp.asarray(a), **{kw: cp.asarray(r)})
+    assert g.dtype == e.dtype
+    np.testing.assert_array_equal(g.get(), e)
+    for xp in (np, cp):
+        with pytest.raises(ValueError, match=r"could not broadcast input array from shape \(3,\) into shape \(2,4\)"):
+            xp.nan_to_num(xp.asarray(a), **{kw: xp.zeros(3)})
+
+
 def test_inf_and_complex_predicates(device):
     x = np.array([np.inf, -np.inf, 0.0, -0.0, np.nan, 2.0])
     z = np.array([1 + 0j, 1e-20j, 2 + 3j, 0j])
