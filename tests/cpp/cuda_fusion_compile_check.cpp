@@ -13,35 +13,17 @@
 #include "backend/cuda/kernel_cache.h"
 #include "backend/user_kernel_source.h"
 #include "copper/errors.hpp"
+#include "user_kernel_test_args.h"
 
 using namespace copper;
 using namespace copper::backend;
 
 namespace {
 
-std::uintptr_t next_address = 0;
-
 UserKernelArg arg(const std::string& name, DType t, const std::string& ctype, const Shape& shape, bool is_const) {
-  UserKernelArg a;
-  a.name = name;
-  a.dtype = t;
-  a.ctype = ctype;
-  a.kind = UserArgKind::array;
-  a.is_const = is_const;
-  a.view.data = reinterpret_cast<void*>((++next_address) << 20);
-  a.view.dtype = t;
-  a.view.shape = shape;
-  a.view.strides = c_strides(shape, itemsize(t));
-  return a;
+  return test_args::arg(name, t, ctype, UserArgKind::array, shape, {}, is_const);
 }
-UserKernelArg scalar(const std::string& name, DType t, const std::string& ctype) {
-  UserKernelArg a;
-  a.name = name;
-  a.dtype = t;
-  a.ctype = ctype;
-  a.kind = UserArgKind::scalar;
-  return a;
-}
+using test_args::scalar;
 
 std::vector<UserKernelCode> codes(32);  // jobs point into it
 int used = 0;

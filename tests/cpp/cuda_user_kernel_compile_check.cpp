@@ -13,43 +13,17 @@
 #include "backend/cuda/cuda_user_kernel.h"
 #include "backend/cuda/kernel_cache.h"
 #include "copper/errors.hpp"
+#include "user_kernel_test_args.h"
 
 using namespace copper;
 using namespace copper::backend;
+using namespace copper::backend::test_args;
 
 namespace {
 
-// Distinct, 1 MiB-aligned fake device addresses: operands neither alias nor overlap.
-void* fake_pointer() {
-  static std::uintptr_t next = 0;
-  return reinterpret_cast<void*>((++next) << 20);
-}
 // The same argument `elements` elements further on (unaligned for the vector variant).
 UserKernelArg shifted(UserKernelArg a, std::int64_t elements = 1) {
   a.view.data = static_cast<char*>(a.view.data) + elements * itemsize(a.dtype);
-  return a;
-}
-
-UserKernelArg arg(const std::string& name, DType t, const std::string& ctype, UserArgKind kind, const Shape& shape,
-                  Strides strides = {}, bool is_const = true) {
-  UserKernelArg a;
-  a.name = name;
-  a.dtype = t;
-  a.ctype = ctype;
-  a.kind = kind;
-  a.is_const = is_const;
-  a.view.data = fake_pointer();
-  a.view.dtype = t;
-  a.view.shape = shape;
-  a.view.strides = strides.empty() ? c_strides(shape, itemsize(t)) : strides;
-  return a;
-}
-UserKernelArg scalar(const std::string& name, DType t, const std::string& ctype) {
-  UserKernelArg a;
-  a.name = name;
-  a.dtype = t;
-  a.ctype = ctype;
-  a.kind = UserArgKind::scalar;
   return a;
 }
 
