@@ -6,6 +6,7 @@
 #include "bindings.h"
 #include "interop.h"
 #include "copper/interop.hpp"
+#include "copper/fusion.hpp"
 
 namespace copper::python {
 namespace {
@@ -146,7 +147,7 @@ nb::dict cuda_array_interface(const ndarray& a) {
   nb::list descr;
   descr.append(nb::make_tuple("", typestr));
   d["descr"] = descr;
-  d["data"] = nb::make_tuple(a.size() == 0 ? std::uintptr_t{0} : reinterpret_cast<std::uintptr_t>(a.data()), false);
+  d["data"] = nb::make_tuple(a.size() == 0 ? std::uintptr_t{0} : reinterpret_cast<std::uintptr_t>(exported_data(a)), false);
   d["strides"] = a.is_c_contiguous() ? nb::none() : nb::object(nb::tuple(nb::cast(a.strides())));
   d["version"] = 3;
   // The consumer waits for this stream before reading: copper's work on it is pending.

@@ -5,6 +5,7 @@
 
 #include "bindings.h"
 #include "interop.h"
+#include "copper/fusion.hpp"
 
 namespace copper::python {
 
@@ -275,7 +276,7 @@ void bind_ndarray(nb::module_& m, ArrayClass& cls) {
       .def_prop_ro("flags", &flags_of)
       .def_prop_ro("base", &base_object)
       .def_prop_ro("data", &ndarray::memptr)
-      .def_prop_ro("data_ptr", [](const ndarray& a) { return reinterpret_cast<std::uintptr_t>(a.data()); })
+      .def_prop_ro("data_ptr", [](const ndarray& a) { return reinterpret_cast<std::uintptr_t>(exported_data(a)); })
       .def("__len__",
            [](const ndarray& a) {
              if (a.ndim() == 0) throw TypeError("len() of unsized object");

@@ -35,4 +35,5 @@ NB_MODULE(_core, m) {
   bind_manipulation_extra(m);
   bind_numerical(m);
   bind_fusion(m);
+  bind_deferred(m);
 }

@@ -7,6 +7,7 @@
 
 #include "copper/creation.hpp"
 #include "copper/interop.hpp"
+#include "copper/fusion.hpp"
 
 namespace copper {
 namespace {
@@ -33,7 +34,7 @@ Managed* export_array(const ndarray& source) {
   owner->shape.reserve(1);
   owner->strides.reserve(1);
   DLTensor& t = owner->managed.dl_tensor;
-  t.data = a.data();
+  t.data = exported_data(a);
   t.device = dlpack_device(a);
   t.ndim = a.ndim();
   t.dtype = dlpack_dtype(a.dtype());

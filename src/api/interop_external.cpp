@@ -7,6 +7,7 @@
 
 #ifdef COPPER_HAVE_CUDA
 #include "backend/cuda/cuda_interop.h"
+#include "copper/fusion.hpp"
 #endif
 
 namespace copper {
@@ -34,6 +35,7 @@ ndarray from_external(void* data, DType dtype, const Shape& shape, const Strides
                                          [release = std::move(release)](void*) {
                                            if (release) release();
                                          });
+  detail::mark_shared_outside(buffer);  // its owner may read or write it at any time: never deferred
   return ndarray(std::move(buffer), dtype, shape, s, -low);
 }
 

@@ -9,6 +9,7 @@
 
 #ifdef COPPER_HAVE_CUDA
 #include "backend/cuda/cuda_raw_compile.h"
+#include "copper/fusion.hpp"
 #endif
 
 namespace copper {
@@ -102,6 +103,7 @@ ndarray RawModule::get_global(const std::string& name, DType dtype) const {
                      std::to_string(item) + "-byte elements");
   // No deleter: the variable belongs to the module, which lives as long as the process.
   auto buffer = std::make_shared<Buffer>(reinterpret_cast<void*>(ptr), bytes, Device{DeviceType::cuda, device}, nullptr);
+  detail::mark_shared_outside(buffer);  // kernels of the module read and write it
   return ndarray(std::move(buffer), dtype, Shape{static_cast<std::int64_t>(bytes) / item}, Strides{item}, 0);
 #else
   (void)name;

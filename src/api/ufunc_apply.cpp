@@ -5,8 +5,10 @@
 
 #include "api/array_factory.h"
 #include "api/ufunc.h"
+#include "api/fusion_deferred.h"
 #include "api/ufunc_exact_compare.h"
 #include "copper/creation.hpp"
+#include "copper/fusion.hpp"
 #include "copper/manipulation.hpp"
 #include "ops/dtype_traits.h"
 
@@ -293,6 +295,19 @@ void apply_ufunc(UfuncId op, std::span<const operand* const> inputs, const Ufunc
   const std::int64_t size = shape_size(shape);
   if (op == UfuncId::power && is_integer(loop) && size > 0 && has_negative(*inputs[1])) {
     throw ValueError("Integers to negative integer powers are not allowed.");
+  }
+
+  // Automatic fusion: recorded instead of run when the op fits the pending chain.
+  if (nout == 1 && size > 0 && fusion_enabled()) {
+    std::array<DeferredInput, 3> deferred;
+    for (int k = 0; k < nin; ++k) {
+      if (inputs[k]->is_array()) deferred[k].array = &inputs[k]->array();
+      else deferred[k].scalar = &scalars[k];
+    }
+    const Strides strides = outs[0] ? Strides{} : output_strides(inputs, shape, itemsize(result_dtypes[0]), opts.order);
+    if (defer_elementwise(op, loop, std::span<const DeferredInput>(deferred.data(), nin), outs[0], result_dtypes[0],
+                          shape, strides, results[0]))
+      return;
   }
 
   // Compute straight into out= when its dtype is the loop's; otherwise into a temporary.

@@ -12,6 +12,7 @@
 #include "ops/catalogue.h"
 #include "ops/philox.h"
 #include "backend/fft_job.h"
+#include "backend/fused_chain.h"
 
 namespace copper::backend {
 
@@ -93,6 +94,11 @@ class Backend {
   // frexp), out[1] with dtype ops::info(op).out2[loop].
   virtual void elementwise_multi(ops::UfuncId op, DType loop, std::span<const ArrayView> in,
                                  std::span<const ArrayView> out) = 0;
+  // Automatic fusion: whether run_chain can take op over `loop`, and the chain's run (one
+  // pass over memory, steps in order per block; fused_chain.h). Backends without chains
+  // get no deferred work.
+  virtual bool can_chain(ops::UfuncId /*op*/, DType /*loop*/) const { return false; }
+  virtual void run_chain(Chain& chain);
   // out[...] = cond[...] ? x[...] : y[...]; cond is bool, x, y and out share one dtype.
   virtual void where(const ArrayView& cond, const ArrayView& x, const ArrayView& y,
                      const ArrayView& out) = 0;

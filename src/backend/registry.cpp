@@ -24,6 +24,8 @@ Backend& backend_for(Device device) {
 #endif
 }
 
+void Backend::run_chain(Chain&) { throw RuntimeError("this backend runs no deferred chains"); }
+
 ArrayView view_of(const ndarray& a) { return ArrayView{a.data(), a.dtype(), a.shape(), a.strides()}; }
 
 }  // namespace copper::backend

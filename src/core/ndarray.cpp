@@ -7,6 +7,7 @@
 
 #include "backend/backend.h"
 #include "copper/creation.hpp"
+#include "copper/fusion.hpp"
 #include "copper/manipulation.hpp"
 #include "ops/dtype_traits.h"
 
@@ -96,6 +97,8 @@ ndarray::ndarray(const Shape& shape, DType dtype, const MemoryPointer& memptr, s
 
 std::uintptr_t MemoryPointer::ptr() const {
   if (!mem || mem->nbytes() == 0) return 0;
+  detail::mark_shared_outside(mem);
+  if (detail::deferred_pending.load(std::memory_order_acquire)) detail::run_deferred_touching(mem.get());
   return reinterpret_cast<std::uintptr_t>(mem->data()) + static_cast<std::uintptr_t>(offset);
 }
 
@@ -135,7 +138,11 @@ std::int64_t ndarray::size() const { return shape_size(shape_); }
 
 Device ndarray::device() const { return buffer_ ? buffer_->device() : cpu; }
 
-void* ndarray::data() const { return static_cast<char*>(buffer_->data()) + offset_; }
+void* ndarray::data() const {
+  // Automatic fusion: pending writes (and reads) of this memory happen before it is read.
+  if (detail::deferred_pending.load(std::memory_order_acquire)) detail::run_deferred_touching(buffer_.get());
+  return static_cast<char*>(buffer_->data()) + offset_;
+}
 
 // NumPy's rule: dimensions of length 1 may have any stride; an empty array is contiguous.
 bool ndarray::is_c_contiguous() const {

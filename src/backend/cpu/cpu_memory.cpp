@@ -8,6 +8,7 @@
 #include "backend/cpu/cpu_backend.h"
 #include "backend/cpu/strided_loop.h"
 #include "backend/registry.h"
+#include "copper/fusion.hpp"
 #include "ops/casting.h"
 #include "ops/dtype_traits.h"
 
@@ -138,5 +139,8 @@ Backend& cpu_backend() {
 }  // namespace copper::backend
 
 namespace copper {
-void synchronize(Device device) { backend::backend_for(device).synchronize(); }
+void synchronize(Device device) {
+  run_deferred();  // automatic fusion's pending work is part of what synchronize waits for
+  backend::backend_for(device).synchronize();
+}
 }  // namespace copper

@@ -1,0 +1,340 @@
+// Automatic fusion, recording and running (copper/fusion.hpp). One pending chain for the
+// process: ops join it while they cover its shape and touch memory the way its other
+// steps do; anything else runs what is pending first. The chain runs when something reads
+// memory it touches (ndarray::data()), on synchronize()/run_deferred(), or when it is full.
+// Its bookkeeping lives here, keyed by buffer, so the array types carry none of it.
+#include "api/fusion_deferred.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <mutex>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "api/fp_errors_internal.h"
+#include "backend/backend.h"
+#include "copper/errstate.hpp"
+#include "copper/fusion.hpp"
+
+namespace copper {
+namespace {
+
+// Steps per chain: enough for long formulas (Black-Scholes is about 30 ops), few enough
+// that a chain's operands still fit the per-thread working set.
+constexpr std::size_t kMaxSteps = 48;
+
+bool fusion_from_environment() {
+  const char* v = std::getenv("COPPER_FUSION");
+  return v && std::string_view(v) == "1";
+}
+
+std::atomic<bool> enabled{fusion_from_environment()};
+
+// How a chain touches one buffer: at one byte offset, C-ordered over the chain's shape, or
+// one element broadcast; and whether any step writes it.
+struct BufferUse {
+  std::int64_t offset;
+  bool broadcast;
+  bool written;
+};
+
+struct Access {
+  const std::shared_ptr<Buffer>* buffer;
+  std::int64_t offset;
+  bool broadcast;
+  bool write;
+};
+
+// One use of a buffer by the chain: keeps the memory alive and counts as a holder.
+struct HeldUse {
+  std::shared_ptr<Buffer> buffer;
+  const void* address;  // the operand's first element
+  bool broadcast;
+};
+
+struct Pending {
+  std::mutex state;  // guards everything below
+  std::mutex run;    // held while a chain runs, so a reader of its memory waits for it
+  Device device{};
+  backend::Chain chain;
+  std::vector<ErrState> states;               // each step's error state at its call
+  std::vector<HeldUse> held;
+  std::unordered_map<const Buffer*, BufferUse> uses;
+};
+
+// Never destroyed: it may hold buffers at exit, whose allocators are gone by then.
+Pending& pending() {
+  static Pending* p = new Pending;
+  return *p;
+}
+
+// Buffers shared outside copper, by address; the weak pointer tells a live entry from one
+// whose buffer is gone (its address cannot be reused while the weak pointer holds the block).
+struct SharedOutside {
+  std::mutex m;
+  std::unordered_map<const Buffer*, std::weak_ptr<Buffer>> buffers;
+};
+
+SharedOutside& shared_outside_table() {
+  static SharedOutside* t = new SharedOutside;
+  return *t;
+}
+
+bool is_shared_outside(const std::shared_ptr<Buffer>& b) {
+  SharedOutside& t = shared_outside_table();
+  std::lock_guard lock(t.m);
+  if (t.buffers.empty()) return false;
+  auto it = t.buffers.find(b.get());
+  if (it == t.buffers.end()) return false;
+  if (!it->second.expired()) return true;
+  t.buffers.erase(it);
+  return false;
+}
+
+bool deferrable(FpMode m) { return m == FpMode::ignore || m == FpMode::warn; }
+
+// Whether `a` can join a chain over `shape`, and how it would be touched.
+bool chain_access(const ndarray& a, const Shape& shape, bool write, Access& out) {
+  if (is_shared_outside(a.buffer())) return false;
+  const bool broadcast = !write && a.size() == 1;
+  if (!broadcast && (a.shape() != shape || !a.is_c_contiguous())) return false;
+  out = Access{&a.buffer(), a.offset(), broadcast, write};
+  return true;
+}
+
+// Whether the pending chain may take these accesses: one buffer is touched at one offset
+// in C order by every step, or only read, one element broadcast.
+bool fits(const Pending& p, std::span<const Access> accesses) {
+  for (const Access& a : accesses) {
+    auto it = p.uses.find(a.buffer->get());
+    if (it == p.uses.end()) continue;
+    const BufferUse& u = it->second;
+    if ((u.broadcast || a.broadcast) ? (u.written || a.write || u.offset != a.offset) : u.offset != a.offset)
+      return false;
+  }
+  return true;
+}
+
+// The chain's intermediates that no one else holds and that it writes before it reads
+// them: they need no memory, only the backend's scratch (one slot per buffer). Each buffer
+// is touched at one address (fits()), so addresses name buffers here.
+void assign_scratch(backend::Chain& chain, const std::vector<HeldUse>& held) {
+  std::unordered_map<const Buffer*, long> holders;
+  for (const HeldUse& h : held) ++holders[h.buffer.get()];
+  std::unordered_map<const void*, bool> unheld;  // address -> no holder outside the chain
+  for (const HeldUse& h : held) unheld.try_emplace(h.address, true);
+  for (const HeldUse& h : held)
+    unheld[h.address] = unheld[h.address] && !h.broadcast && h.buffer.use_count() == holders[h.buffer.get()];
+  std::unordered_map<const void*, int> slot;  // address -> scratch slot (-1: read first)
+  for (backend::ChainStep& s : chain.steps) {
+    for (int k = 0; k < s.nin; ++k)
+      if (!s.in[k].value) slot.try_emplace(s.in[k].data, -1);
+    if (unheld[s.out.data] && slot.try_emplace(s.out.data, static_cast<int>(chain.scratch_itemsize.size())).second)
+      chain.scratch_itemsize.push_back(static_cast<int>(itemsize(s.out.dtype)));
+  }
+  auto slot_of = [&](const void* address) {
+    auto it = slot.find(address);
+    return it == slot.end() ? -1 : it->second;
+  };
+  for (backend::ChainStep& s : chain.steps) {
+    for (int k = 0; k < s.nin; ++k)
+      if (!s.in[k].value) s.in[k].scratch = slot_of(s.in[k].data);
+    s.out.scratch = slot_of(s.out.data);
+  }
+}
+
+}  // namespace
+
+void set_fusion(bool on) {
+  enabled.store(on, std::memory_order_relaxed);
+  if (!on) run_deferred();
+}
+
+bool fusion_enabled() { return enabled.load(std::memory_order_relaxed); }
+
+void run_deferred() { detail::run_deferred_work(); }
+
+void* exported_data(const ndarray& a) {
+  detail::mark_shared_outside(a.buffer());
+  return a.data();
+}
+
+std::size_t deferred_ops() {
+  Pending& p = pending();
+  std::lock_guard lock(p.state);
+  return p.chain.steps.size();
+}
+
+namespace detail {
+
+std::atomic<bool> deferred_pending{false};
+
+void run_deferred_work() {
+  Pending& p = pending();
+  backend::Chain chain;
+  std::vector<ErrState> states;
+  {
+    std::lock_guard running(p.run);
+    std::vector<HeldUse> held;
+    Device device;
+    {
+      std::lock_guard lock(p.state);
+      if (p.chain.steps.empty()) {
+        deferred_pending.store(false, std::memory_order_release);
+        return;
+      }
+      chain = std::move(p.chain);
+      states = std::move(p.states);
+      held = std::move(p.held);
+      device = p.device;
+      p.chain = backend::Chain{};
+      p.states.clear();
+      p.held.clear();
+      p.uses.clear();
+    }
+    // Readers of this chain's memory wait on `running`; pending stays set until it is done.
+    struct Settle {
+      Pending& p;
+      ~Settle() {
+        std::lock_guard lock(p.state);
+        deferred_pending.store(!p.chain.steps.empty(), std::memory_order_release);
+      }
+    } settle{p};
+    assign_scratch(chain, held);
+    backend::backend_for(device).run_chain(chain);
+  }
+  // Warnings after the run, under each step's own error state, in call order.
+  for (std::size_t i = 0; i < chain.steps.size(); ++i) {
+    if (!chain.steps[i].fp_found) continue;
+    struct Restore {
+      ErrState saved;
+      ~Restore() { seterr(saved); }
+    } restore{seterr(states[i])};
+    report_fp_errors(chain.steps[i].fp_found, fp_op_name(chain.steps[i].op));
+  }
+}
+
+void run_deferred_touching(const Buffer* b) {
+  Pending& p = pending();
+  {
+    std::lock_guard running(p.run);  // a chain in progress on another thread finishes first
+    std::lock_guard lock(p.state);
+    if (!p.uses.contains(b)) return;
+  }
+  run_deferred_work();
+}
+
+void mark_shared_outside(const std::shared_ptr<Buffer>& b) {
+  SharedOutside& t = shared_outside_table();
+  std::lock_guard lock(t.m);
+  // Entries of freed buffers go when the table doubles, so a program that exports many
+  // short-lived arrays keeps it small.
+  static std::size_t sweep_at = 1024;
+  if (t.buffers.size() >= sweep_at) {
+    std::erase_if(t.buffers, [](const auto& e) { return e.second.expired(); });
+    sweep_at = std::max<std::size_t>(1024, 2 * t.buffers.size());
+  }
+  t.buffers[b.get()] = b;
+}
+
+}  // namespace detail
+
+namespace api {
+
+bool defer_elementwise(ops::UfuncId op, DType loop, std::span<const DeferredInput> inputs, const ndarray* out,
+                       DType result_dtype, const Shape& shape, const Strides& out_strides, ndarray& result) {
+  if (!fusion_enabled()) return false;
+  const ndarray* any = out;
+  for (const DeferredInput& in : inputs)
+    if (!any && in.array) any = in.array;
+  const Device device = any ? any->device() : default_device();
+  if (device.type != DeviceType::cpu) return false;  // GPU chains come with their code generator
+  backend::Backend& be = backend::backend_for(device);
+  if (!be.can_chain(op, loop)) return false;
+  const ErrState st = geterr();
+  if (!deferrable(st.divide) || !deferrable(st.over) || !deferrable(st.under) || !deferrable(st.invalid)) return false;
+  const std::int64_t size = shape_size(shape);
+  if (size == 0) return false;
+
+  // Every operand must fit a chain; an input in the output's buffer must be the output's
+  // very view (x += y), as the eager path otherwise copies it first.
+  std::array<Access, 4> accesses;
+  const int nin = static_cast<int>(inputs.size());
+  int naccess = 0;
+  for (int k = 0; k < nin; ++k) {
+    if (!inputs[k].array) continue;
+    if (inputs[k].array->dtype() != ops::input_dtype(op, loop, k)) return false;
+    if (!chain_access(*inputs[k].array, shape, false, accesses[naccess])) return false;
+    ++naccess;
+  }
+  std::shared_ptr<Buffer> fresh;
+  ndarray made;
+  if (out) {
+    if (out->dtype() != result_dtype || !chain_access(*out, shape, true, accesses[naccess])) return false;
+    for (int k = 0; k < naccess; ++k)
+      if (accesses[k].buffer->get() == out->buffer().get() &&
+          (accesses[k].broadcast || accesses[k].offset != out->offset()))
+        return false;
+    ++naccess;
+  } else {
+    if (out_strides != c_strides(shape, itemsize(result_dtype))) return false;
+    fresh = be.allocate(static_cast<std::size_t>(size * itemsize(result_dtype)));
+    made = ndarray(fresh, result_dtype, shape, out_strides, 0);
+    accesses[naccess++] = Access{&made.buffer(), 0, false, true};
+  }
+  const std::span<const Access> touched(accesses.data(), static_cast<std::size_t>(naccess));
+
+  backend::ChainStep step;
+  step.op = op;
+  step.loop = loop;
+  step.nin = nin;
+  for (int k = 0; k < nin; ++k) {
+    backend::ChainOperand& o = step.in[k];
+    o.dtype = ops::input_dtype(op, loop, k);
+    if (inputs[k].array) {
+      o.data = static_cast<char*>(inputs[k].array->buffer()->data()) + inputs[k].array->offset();
+      o.broadcast = inputs[k].array->size() == 1;
+    } else {
+      o.value = true;
+      inputs[k].scalar->store(o.dtype, step.values[k]);
+    }
+  }
+  const ndarray& target = out ? *out : made;
+  step.out.dtype = result_dtype;
+  step.out.data = static_cast<char*>(target.buffer()->data()) + target.offset();
+  step.fp_mask = fp_watch_mask();
+
+  Pending& p = pending();
+  for (;;) {
+    {
+      std::lock_guard lock(p.state);
+      const bool empty = p.chain.steps.empty();
+      if (empty || (p.device == device && p.chain.shape == shape && p.chain.steps.size() < kMaxSteps && fits(p, touched))) {
+        if (empty) {
+          p.device = device;
+          p.chain.shape = shape;
+          p.chain.size = size;
+        }
+        p.chain.steps.push_back(step);
+        detail::deferred_pending.store(true, std::memory_order_release);
+        p.states.push_back(st);
+        for (const Access& a : touched) {
+          p.held.push_back(HeldUse{*a.buffer, static_cast<const char*>((*a.buffer)->data()) + a.offset, a.broadcast});
+          auto [it, added] = p.uses.try_emplace(a.buffer->get(), BufferUse{a.offset, a.broadcast, a.write});
+          if (!added) {
+            it->second.written |= a.write;
+            it->second.broadcast |= a.broadcast;
+          }
+        }
+        break;
+      }
+    }
+    detail::run_deferred_work();  // this op cannot join what is pending: that runs first
+  }
+  result = out ? *out : std::move(made);
+  return true;
+}
+
+}  // namespace api
+}  // namespace copper

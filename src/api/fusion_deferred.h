@@ -1,0 +1,23 @@
+// Automatic fusion's recording side (copper/fusion.hpp): apply_ufunc hands an op here
+// after every check; it is recorded into the pending chain, or refused and run at once.
+#pragma once
+#include <span>
+
+#include "copper/ndarray.hpp"
+#include "ops/catalogue.h"
+
+namespace copper::api {
+
+// One input of the op: an array already of the loop's input dtype, or a scalar.
+struct DeferredInput {
+  const ndarray* array = nullptr;
+  const Scalar* scalar = nullptr;
+};
+
+// Records out = op(inputs) over `shape` (result: `out` itself, or a new C-ordered array of
+// `result_dtype` with `out_strides` chosen by the caller) when fusion is on and every
+// operand fits a chain (fused_chain.h); returns false, having recorded nothing, otherwise.
+bool defer_elementwise(ops::UfuncId op, DType loop, std::span<const DeferredInput> inputs, const ndarray* out,
+                       DType result_dtype, const Shape& shape, const Strides& out_strides, ndarray& result);
+
+}  // namespace copper::api

@@ -1,0 +1,44 @@
+// A chain of deferred elementwise operations (automatic fusion, src/api/fusion_deferred.cpp)
+// that a backend runs as one pass over memory: every step has the chain's shape, every
+// operand is C-contiguous over that shape, one element broadcast to all of it, or a scalar
+// value, so element i of every operand is at the same flat position i. Steps run in order
+// for each block of positions, so a step sees what earlier steps wrote there.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "copper/dtype.hpp"
+#include "copper/ndarray.hpp"
+#include "ops/catalogue.h"
+
+namespace copper::backend {
+
+struct ChainOperand {
+  void* data = nullptr;    // the first element in memory (unused for values and scratch)
+  DType dtype = DType::float64;
+  bool broadcast = false;  // one element read at every position (strides 0)
+  bool value = false;      // a scalar: its bytes are the step's values[k]
+  int scratch = -1;        // >= 0: an intermediate no one else holds; the backend may keep
+                           // it in scratch slot `scratch` instead of writing memory
+};
+
+struct ChainStep {
+  ops::UfuncId op{};
+  DType loop = DType::float64;
+  int nin = 0;
+  std::array<ChainOperand, 3> in{};
+  ChainOperand out{};
+  alignas(16) unsigned char values[3][16] = {};
+  unsigned fp_mask = 0;   // errstate's bits to detect (FpFlag), as when the op was called
+  unsigned fp_found = 0;  // set by the backend: the bits of fp_mask its values raised
+};
+
+struct Chain {
+  Shape shape;
+  std::int64_t size = 0;
+  std::vector<ChainStep> steps;
+  std::vector<int> scratch_itemsize;  // per scratch slot
+};
+
+}  // namespace copper::backend
