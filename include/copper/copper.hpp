@@ -36,3 +36,5 @@
 #include "copper/padding.hpp"
 #include "copper/polynomial.hpp"
 #include "copper/windows.hpp"
+// cupyx.errstate(linalg=...): LAPACK / cuSOLVER failures raise or are ignored (cupyx).
+#include "copper/linalg_errstate.hpp"

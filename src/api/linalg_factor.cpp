@@ -158,7 +158,7 @@ ndarray cholesky(const ndarray& a, bool upper) {
   const ndarray f = packed_copy(a, compute_type(result, a.device()));
   const ndarray info = new_info(count, a.device());
   solver_for(a.device()).potrf(upper, column_major(f), static_cast<int*>(info.data()));
-  raise_if_failed(read_info(info), "Matrix is not positive definite");
+  raise_if_failed(info, "Matrix is not positive definite");
   const ndarray factor = upper ? triu(f) : tril(f);  // the other triangle still holds A
   return reshape(astype(factor, result, Casting::unsafe, false), a.shape());
 }
