@@ -37,3 +37,5 @@
 #include "copper/polynomial.hpp"
 #include "copper/windows.hpp"
 #include "copper/fusion.hpp"
+// cupyx.errstate(linalg=...): LAPACK / cuSOLVER failures raise or are ignored (cupyx).
+#include "copper/linalg_errstate.hpp"

@@ -11,6 +11,11 @@
 
 #include "copper/ndarray.hpp"
 
+namespace copper::backend {
+class FftPlanCache;
+struct FftPinnedPlans;
+}  // namespace copper::backend
+
 namespace copper::fft {
 
 // norm: "backward" (forward transforms unscaled, inverse ones scaled by 1/n), "ortho"
@@ -133,5 +138,37 @@ class PlanCache {
   Device device_;
 };
 PlanCache get_plan_cache(Device device = default_device());
+
+// ---- plans a program holds (CuPy's cupyx.scipy.fftpack.get_fft_plan) ------------------
+// The backend plans of one device that transforms run under `PlanSet::Use` take: such a
+// transform looks in the set first and adds to it the plans it finds in the cache or
+// makes, so they outlive the cache's evictions and are never made again while the set
+// lives. A plan found in the set leaves the cache and its statistics alone. A handle:
+// copies share the plans.
+class PlanSet {
+ public:
+  explicit PlanSet(Device device = default_device());
+  Device device() const { return device_; }
+  std::int64_t size() const;                    // plans held
+  std::size_t work_size() const;                // the largest work area of those plans
+  std::vector<PlanCacheEntry> entries() const;  // ordered by key
+
+  // Makes the set the one the calling thread's transforms on its device use, until
+  // destroyed (scopes nest). Transforms on other devices ignore it.
+  class Use {
+   public:
+    explicit Use(const PlanSet& set);
+    ~Use();
+    Use(const Use&) = delete;
+    Use& operator=(const Use&) = delete;
+
+   private:
+    std::unique_ptr<void, void (*)(void*)> scope_;
+  };
+
+ private:
+  Device device_;
+  std::shared_ptr<backend::FftPinnedPlans> pins_;
+};
 
 }  // namespace copper::fft

@@ -49,6 +49,7 @@ from copper._utilities import *  # noqa: F401,F403,E402
 from copper._io import *  # noqa: F401,F403,E402
 from copper._errstate import *  # noqa: F401,F403,E402
 from copper import testing  # noqa: F401,E402  (cupy.testing's assertions)
+from copper import x  # noqa: F401,E402  (CuPy's cupyx: errstate for linalg, scipy.fft, scipy.fftpack)
 from copper.cuda import get_default_pinned_memory_pool  # noqa: F401,E402
 
 

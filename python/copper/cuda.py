@@ -199,14 +199,17 @@ runtime = types.SimpleNamespace(
 # ``cupy.cuda.device``: the module CuPy keeps its Device class in.
 device = types.SimpleNamespace(Device=Device)
 
-# ``cupy.cuda.cufft``: the plan classes copper's FFT plan caches hold (copper.fft.config).
-cufft = types.SimpleNamespace(
-    Plan1d=_core._fft.Plan1d,
-    PlanNd=_core._fft.PlanNd,
-    CUFFT_FORWARD=-1,
-    CUFFT_INVERSE=1,
-    get_current_plan=lambda: None,  # copper has no plan context managers
-)
+# ``cupy.cuda.cufft``: the plan classes (those copper.fft.config's caches hold and those
+# copper.x.scipy.fftpack.get_fft_plan makes), cuFFT's type constants, the `with plan:` one.
+def _cufft_namespace():
+    from copper.fft import _plans
+    return types.SimpleNamespace(
+        Plan1d=_plans.Plan1d, PlanNd=_plans.PlanNd, get_current_plan=_plans.get_current_plan,
+        CUFFT_FORWARD=-1, CUFFT_INVERSE=1,
+        **{k: v for k, v in vars(_plans).items() if k.startswith("CUFFT_")})
+
+
+cufft = _cufft_namespace()
 
 
 # ---- CuPy's allocator surface (issue 14): malloc, pinned host memory, set_allocator ----

@@ -50,13 +50,17 @@ using OneD = ndarray (*)(const ndarray&, std::optional<std::int64_t>, int, const
 using ManyD = ndarray (*)(const ndarray&, std::optional<fft::Sizes>, fft::Axes, const std::string&,
                           std::optional<ndarray>);
 
-// Transforms run without the GIL; out= hands back the very object given.
+// Transforms run without the GIL; out= hands back the very object given. `plans` (a
+// PlanSet or None): the plans a copper.fft plan object keeps, used for this call.
 template <class F>
-nb::object run(nb::handle out, F&& fn) {
+nb::object run(nb::handle out, nb::handle plans, F&& fn) {
   const std::optional<ndarray> o = out_arg(out);
+  const fft::PlanSet* set = plans.is_none() ? nullptr : &nb::cast<const fft::PlanSet&>(plans);
   ndarray r;
   {
     nb::gil_scoped_release release;
+    std::optional<fft::PlanSet::Use> use;
+    if (set) use.emplace(*set);
     r = fn(o);
   }
   if (o) return nb::borrow(out);
@@ -66,27 +70,29 @@ nb::object run(nb::handle out, F&& fn) {
 void def_1d(nb::module_& m, const char* name, OneD fn) {
   m.def(
       name,
-      [fn](nb::handle a, nb::handle n, nb::handle axis, nb::handle norm, nb::handle out) {
+      [fn](nb::handle a, nb::handle n, nb::handle axis, nb::handle norm, nb::handle out, nb::handle plans) {
         const ndarray x = as_array(a);
         const auto len = n_from_py(n);
         const int ax = static_cast<int>(index_from_py(axis));
         const std::string nm = norm_from_py(norm);
-        return run(out, [&](const std::optional<ndarray>& o) { return fn(x, len, ax, nm, o); });
+        return run(out, plans, [&](const std::optional<ndarray>& o) { return fn(x, len, ax, nm, o); });
       },
-      "a"_a, "n"_a = nb::none(), "axis"_a = -1, "norm"_a = nb::none(), "out"_a = nb::none());
+      "a"_a, "n"_a = nb::none(), "axis"_a = -1, "norm"_a = nb::none(), "out"_a = nb::none(),
+      "plans"_a = nb::none());
 }
 
 void def_nd(nb::module_& m, const char* name, ManyD fn) {
   m.def(
       name,
-      [fn](nb::handle a, nb::handle s, nb::handle axes, nb::handle norm, nb::handle out) {
+      [fn](nb::handle a, nb::handle s, nb::handle axes, nb::handle norm, nb::handle out, nb::handle plans) {
         const ndarray x = as_array(a);
         const auto sizes = sizes_from_py(s);
         const auto ax = axes_list(axes);
         const std::string nm = norm_from_py(norm);
-        return run(out, [&](const std::optional<ndarray>& o) { return fn(x, sizes, ax, nm, o); });
+        return run(out, plans, [&](const std::optional<ndarray>& o) { return fn(x, sizes, ax, nm, o); });
       },
-      "a"_a, "s"_a = nb::none(), "axes"_a = nb::none(), "norm"_a = nb::none(), "out"_a = nb::none());
+      "a"_a, "s"_a = nb::none(), "axes"_a = nb::none(), "norm"_a = nb::none(), "out"_a = nb::none(),
+      "plans"_a = nb::none());
 }
 
 std::shared_ptr<fft::Plan> mutable_plan(const std::shared_ptr<const fft::Plan>& p) {
@@ -189,6 +195,20 @@ void bind_fft(nb::module_& m) {
   f.def(
       "get_plan_cache", [](nb::handle device) { return fft::get_plan_cache(device_from_py(device)); },
       "device"_a = nb::none());
+
+  // The plans a copper.fft plan object (copper.x.scipy.fftpack.get_fft_plan) keeps.
+  nb::class_<fft::PlanSet>(f, "PlanSet", "The backend plans one plan object keeps (see copper.fft._plans).")
+      .def("__init__",
+           [](fft::PlanSet* self, nb::handle device) { new (self) fft::PlanSet(device_from_py(device)); },
+           "device"_a = nb::none())
+      .def_prop_ro("device", [](const fft::PlanSet& p) { return p.device().str(); })
+      .def_prop_ro("work_size", &fft::PlanSet::work_size)
+      .def("__len__", &fft::PlanSet::size)
+      .def("entries", [](const fft::PlanSet& p) {
+        nb::list l;
+        for (const fft::PlanCacheEntry& e : p.entries()) l.append(nb::make_tuple(key_tuple(e.key), mutable_plan(e.plan)));
+        return l;
+      });
 }
 
 }  // namespace copper::python

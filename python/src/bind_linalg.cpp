@@ -228,6 +228,15 @@ void bind_linalg(nb::module_& m, ArrayClass& cls) {
     if (!b) return nb::borrow(Py_NotImplemented);
     return product(self, nb::cast(*b), self, matmul_fn);
   });
+
+  // cupyx.errstate(linalg=...) (copper.x): the calling thread's mode for LAPACK / cuSOLVER failures.
+  m.def("_get_linalg_errstate", [] { return std::string(linalg::error_mode_name(linalg::get_error_mode())); });
+  m.def(
+      "_set_linalg_errstate",
+      [](const std::string& mode) {
+        return std::string(linalg::error_mode_name(linalg::set_error_mode(linalg::error_mode_from_name(mode))));
+      },
+      nb::arg("mode"));
 }
 
 }  // namespace copper::python

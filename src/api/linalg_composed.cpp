@@ -73,6 +73,7 @@ ndarray matrix_power(const ndarray& a, std::int64_t n) {
 
 ndarray cond(const ndarray& x, const NormOrder& p) {
   check_stacked_2d(x);
+  if (x.shape()[x.ndim() - 2] * x.shape().back() == 0) throw LinAlgError("cond is not defined on empty arrays");
   const auto* number = std::get_if<double>(&p);
   const bool spectral = std::holds_alternative<std::monostate>(p) || (number && (*number == 2 || *number == -2));
   ndarray r;

@@ -39,7 +39,7 @@ EigResult eig_impl(const ndarray& a, bool vectors) {
   const ndarray info = new_info(count, device);
   solver_for(device).geev(vectors, column_major(f), w.data(), vectors ? vr.data() : nullptr,
                           static_cast<int*>(info.data()));
-  raise_if_failed(read_info(info), "Eigenvalues did not converge");
+  raise_if_failed(info, "Eigenvalues did not converge");
   const DType out_t = complex_dtype(result);
   r.eigenvalues = reshape(astype(w, out_t, Casting::unsafe, false), with_core(batch, {n}));
   if (!vectors) return r;

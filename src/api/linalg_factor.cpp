@@ -127,8 +127,14 @@ ndarray solve(const ndarray& a, const ndarray& b) {
   const Device device = api::common_device({&a, &b}, a.device());
   const Shape out_shape = vector ? with_core(batch, {n}) : with_core(batch, {n, k});
   const std::int64_t count = shape_size(batch);
-  if (count == 0 || n == 0 || k == 0) return empty(out_shape, result, device);
+  if (count == 0 || n == 0) return empty(out_shape, result, device);
   const DType t = compute_type(result, device);
+  if (k == 0) {  // nothing to solve, but NumPy still factors A and reports a singular one
+    const ndarray info = new_info(count, device);
+    lu_factor(broadcast_to(a, with_core(batch, {n, n})), t, info, true);
+    raise_if_failed(info, "Singular matrix");
+    return empty(out_shape, result, device);
+  }
   // getrf factors a column-major copy of A and getrs solves A X = B untransposed (on a
   // GPU the transposing copy costs what a plain one does; getrs with transposition of the
   // C-order copy costs more). B must be column-major n x k: a vector already is, a matrix
@@ -158,7 +164,7 @@ ndarray cholesky(const ndarray& a, bool upper) {
   const ndarray f = packed_copy(a, compute_type(result, a.device()));
   const ndarray info = new_info(count, a.device());
   solver_for(a.device()).potrf(upper, column_major(f), static_cast<int*>(info.data()));
-  raise_if_failed(read_info(info), "Matrix is not positive definite");
+  raise_if_failed(info, "Matrix is not positive definite");
   const ndarray factor = upper ? triu(f) : tril(f);  // the other triangle still holds A
   return reshape(astype(factor, result, Casting::unsafe, false), a.shape());
 }

@@ -47,7 +47,7 @@ EighResult eigh_impl(const ndarray& a, const std::string& uplo, bool vectors) {
   const ndarray w = empty({count, n}, real_dtype(t), a.device());
   const ndarray info = new_info(count, a.device());
   solver_for(a.device()).heevd(vectors, triangle == 'U', column_major(f), w.data(), static_cast<int*>(info.data()));
-  raise_if_failed(read_info(info), "Eigenvalues did not converge");
+  raise_if_failed(info, "Eigenvalues did not converge");
   r.eigenvalues = reshape(astype(w, real_dtype(result), Casting::unsafe, false), with_core(batch, {n}));
   if (vectors) {
     // Column j of V is eigenvector j: V = conj(F^T) read row-major (F: the solver's output).
@@ -96,7 +96,7 @@ SVDResult svd_impl(const ndarray& a, char job) {
   }
   solver_for(device).gesvd(job, stack, s.data(), uv ? su.data() : nullptr, uv ? svt.data() : nullptr,
                            static_cast<int*>(info.data()));
-  raise_if_failed(read_info(info), "SVD did not converge");
+  raise_if_failed(info, "SVD did not converge");
   r.S = reshape(astype(s, real_dtype(result), Casting::unsafe, false), with_core(batch, {k}));
   if (!uv) return r;
   if (wide) {

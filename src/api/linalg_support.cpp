@@ -4,6 +4,7 @@
 
 #include "backend/backend.h"
 #include "copper/creation.hpp"
+#include "copper/linalg_errstate.hpp"
 #include "copper/manipulation.hpp"
 
 namespace copper::api::linalg_detail {
@@ -72,7 +73,12 @@ std::vector<int> read_info(const ndarray& info) {
 }
 
 void raise_if_failed(const std::vector<int>& info, const char* message) {
+  if (copper::linalg::get_error_mode() == copper::linalg::ErrorMode::ignore) return;
   if (std::any_of(info.begin(), info.end(), [](int v) { return v > 0; })) throw LinAlgError(message);
+}
+
+void raise_if_failed(const ndarray& info, const char* message) {
+  if (copper::linalg::get_error_mode() == copper::linalg::ErrorMode::raise) raise_if_failed(read_info(info), message);
 }
 
 }  // namespace copper::api::linalg_detail

@@ -47,8 +47,11 @@ backend::MatrixStack column_major(const ndarray& packed);
 ndarray new_info(std::int64_t count, Device device, std::int64_t rows = 1);
 // The info values on the host: one small device-to-host copy (synchronizes).
 std::vector<int> read_info(const ndarray& info);
-// LinAlgError(message) when any of `info` is positive (LAPACK's numerical failure).
+// LinAlgError(message) when any of `info` is positive (LAPACK's numerical failure), unless
+// the thread's linalg error mode (copper/linalg_errstate.hpp) is ignore.
 void raise_if_failed(const std::vector<int>& info, const char* message);
+// The same for an info array, read back (synchronizing) only when the mode is raise.
+void raise_if_failed(const ndarray& info, const char* message);
 
 // inv of every matrix of a stack; singular ones raise LinAlgError or, for cond, give NaNs.
 ndarray inverse(const ndarray& a, bool raise_if_singular);

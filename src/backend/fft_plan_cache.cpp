@@ -3,8 +3,39 @@
 #include "copper/errors.hpp"
 
 namespace copper::backend {
+namespace {
+
+// The pin set active on this thread and the cache it applies to (PinScope).
+thread_local const FftPlanCache* pinned_cache = nullptr;
+thread_local FftPinnedPlans* pinned_plans = nullptr;
+
+}  // namespace
+
+FftPlanCache::PinScope::PinScope(const FftPlanCache& cache, FftPinnedPlans& pins)
+    : prev_cache_(pinned_cache), prev_pins_(pinned_plans) {
+  pinned_cache = &cache;
+  pinned_plans = &pins;
+}
+
+FftPlanCache::PinScope::~PinScope() {
+  pinned_cache = prev_cache_;
+  pinned_plans = prev_pins_;
+}
 
 FftPlanCache::PlanPtr FftPlanCache::get_or_make(const fft::PlanKey& key, const std::function<PlanPtr()>& make) {
+  FftPinnedPlans* pins = pinned_cache == this ? pinned_plans : nullptr;
+  if (!pins) return lookup_or_make(key, make);
+  {
+    std::lock_guard lock(pins->mutex);
+    if (auto it = pins->plans.find(key); it != pins->plans.end()) return it->second;
+  }
+  PlanPtr plan = lookup_or_make(key, make);
+  std::lock_guard lock(pins->mutex);
+  pins->plans.emplace(key, plan);
+  return plan;
+}
+
+FftPlanCache::PlanPtr FftPlanCache::lookup_or_make(const fft::PlanKey& key, const std::function<PlanPtr()>& make) {
   std::vector<PlanPtr> evicted;  // destroyed after the lock is released
   std::lock_guard lock(mutex_);
   if (auto it = index_.find(key); it != index_.end()) {

@@ -14,6 +14,12 @@
 
 namespace copper::backend {
 
+// The plans a user's plan object keeps (copper::fft::PlanSet, CuPy's get_fft_plan).
+struct FftPinnedPlans {
+  mutable std::mutex mutex;
+  std::map<fft::PlanKey, std::shared_ptr<const fft::Plan>> plans;
+};
+
 class FftPlanCache {
  public:
   using PlanPtr = std::shared_ptr<const fft::Plan>;
@@ -35,7 +41,23 @@ class FftPlanCache {
   PlanPtr get(const fft::PlanKey& key);  // moves it to the front; nullptr when absent
   bool erase(const fft::PlanKey& key);
 
+  // While a scope lives, get_or_make on this thread looks in `pins` first (a plan found
+  // there leaves the cache and its statistics alone) and adds what it hands out to it.
+  // Scopes nest; each pins one cache (one device).
+  class PinScope {
+   public:
+    PinScope(const FftPlanCache& cache, FftPinnedPlans& pins);
+    ~PinScope();
+    PinScope(const PinScope&) = delete;
+    PinScope& operator=(const PinScope&) = delete;
+
+   private:
+    const FftPlanCache* prev_cache_;
+    FftPinnedPlans* prev_pins_;
+  };
+
  private:
+  PlanPtr lookup_or_make(const fft::PlanKey& key, const std::function<PlanPtr()>& make);
   void evict_to_fit(std::size_t incoming_bytes);  // mutex_ held
   using Lru = std::list<fft::PlanCacheEntry>;
   mutable std::mutex mutex_;

@@ -49,19 +49,20 @@ def test_eviction_at_the_size_limit(cache):
 
 
 def test_most_recently_used_first_and_plan_types(cache, device):
+    # the classes the caches hold (cp.cuda.cufft.Plan1d / PlanNd cover them and held plans)
     if device == "cpu":  # the CPU backend runs fftn one axis at a time: 1-D plans only
         cp.fft.fft(cp.ones(10, np.float32))
         cp.fft.fftn(cp.ones((10, 20), np.complex64), axes=(1,))
-        assert [type(node.plan) for _, node in cache] == [cp.cuda.cufft.Plan1d] * 2
+        assert [type(node.plan) for _, node in cache] == [cp._core._fft.Plan1d] * 2
         cp.fft.fft(cp.ones(10, np.float32))  # a hit moves it to the front
         assert "n=(10)" in next(iter(cache))[1].plan.description
         return
     cp.fft.fft(cp.ones(10, np.float32))
     cp.fft.fftn(cp.ones((10, 20), np.float32))
     kinds = [type(node.plan) for _, node in cache]
-    assert kinds == [cp.cuda.cufft.PlanNd, cp.cuda.cufft.Plan1d]
+    assert kinds == [cp._core._fft.PlanNd, cp._core._fft.Plan1d]
     cp.fft.fft(cp.ones(10, np.float32))  # a hit moves it to the front
-    assert [type(node.plan) for _, node in cache] == [cp.cuda.cufft.Plan1d, cp.cuda.cufft.PlanNd]
+    assert [type(node.plan) for _, node in cache] == [cp._core._fft.Plan1d, cp._core._fft.PlanNd]
     keys = [k for k, _ in cache]
     for _ in range(10):
         cache[keys[1]]

@@ -535,3 +535,15 @@ def test_solve_stack_broadcast_vector_and_inputs_untouched(device, rng):
     np.testing.assert_array_equal(cb.get(), b)
     x = cp.linalg.cholesky(cp.asarray(spd(rng, (3, 3), np.float64)))
     assert x.get()[0, 1] == 0 and x.get()[0, 2] == 0
+
+
+def test_singular_solve_without_right_hand_sides_and_empty_cond(device):
+    # NumPy factors A even when B has no columns, and has no condition number for 0x0.
+    for x in (np, cp):
+        with pytest.raises(np.linalg.LinAlgError, match="Singular matrix"):
+            x.linalg.solve(x.zeros((3, 3)), x.empty((3, 0)))
+        for p in (None, "fro", 1, -2):
+            with pytest.raises(np.linalg.LinAlgError, match="cond is not defined on empty arrays"):
+                x.linalg.cond(x.empty((2, 0, 0)), p)
+    got = cp.linalg.solve(cp.eye(3), cp.empty((3, 0)))
+    assert got.shape == (3, 0) and got.dtype == np.float64

@@ -13,6 +13,7 @@ import warnings
 
 from copper import _core
 from copper.fft import config  # noqa: F401  (CuPy's plan cache controls)
+from copper.fft._plans import run as _run  # a `with plan:` of copper.x.scipy.fftpack.get_fft_plan
 
 _f = _core._fft
 
@@ -48,71 +49,71 @@ def _same(a):
 
 
 def fft(a, n=None, axis=-1, norm=None, out=None):
-    return _f.fft(a, n, axis, norm, out)
+    return _run(_f.fft, "C2C", a, n, axis, norm, out, None, False)
 
 
 def ifft(a, n=None, axis=-1, norm=None, out=None):
-    return _f.ifft(a, n, axis, norm, out)
+    return _run(_f.ifft, "C2C", a, n, axis, norm, out, None, False)
 
 
 def rfft(a, n=None, axis=-1, norm=None, out=None):
-    return _f.rfft(a, n, axis, norm, out)
+    return _run(_f.rfft, "R2C", a, n, axis, norm, out, None, False)
 
 
 def irfft(a, n=None, axis=-1, norm=None, out=None):
-    return _f.irfft(a, n, axis, norm, out)
+    return _run(_f.irfft, "C2R", a, n, axis, norm, out, None, False)
 
 
 def hfft(a, n=None, axis=-1, norm=None, out=None):
-    return _f.hfft(a, n, axis, norm, out)
+    return _run(_f.hfft, "C2R", a, n, axis, norm, out, None, False)
 
 
 def ihfft(a, n=None, axis=-1, norm=None, out=None):
-    return _f.ihfft(a, n, axis, norm, out)
+    return _run(_f.ihfft, "R2C", a, n, axis, norm, out, None, False)
 
 
 def fftn(a, s=None, axes=None, norm=None, out=None):
     if _nd_args(a, s, axes):
         return _same(a)
-    return _f.fftn(a, s, axes, norm, out)
+    return _run(_f.fftn, "C2C", a, s, axes, norm, out, None, True)
 
 
 def ifftn(a, s=None, axes=None, norm=None, out=None):
     if _nd_args(a, s, axes):
         return _same(a)
-    return _f.ifftn(a, s, axes, norm, out)
+    return _run(_f.ifftn, "C2C", a, s, axes, norm, out, None, True)
 
 
 def fft2(a, s=None, axes=(-2, -1), norm=None, out=None):
     if _nd_args(a, s, axes):
         return _same(a)
-    return _f.fftn(a, s, axes, norm, out)
+    return _run(_f.fftn, "C2C", a, s, axes, norm, out, None, True)
 
 
 def ifft2(a, s=None, axes=(-2, -1), norm=None, out=None):
     if _nd_args(a, s, axes):
         return _same(a)
-    return _f.ifftn(a, s, axes, norm, out)
+    return _run(_f.ifftn, "C2C", a, s, axes, norm, out, None, True)
 
 
 def rfftn(a, s=None, axes=None, norm=None, out=None):
     _nd_args(a, s, axes)
-    return _f.rfftn(a, s, axes, norm, out)
+    return _run(_f.rfftn, "R2C", a, s, axes, norm, out, None, True)
 
 
 def rfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
     _nd_args(a, s, axes)
-    return _f.rfftn(a, s, axes, norm, out)
+    return _run(_f.rfftn, "R2C", a, s, axes, norm, out, None, True)
 
 
 def irfftn(a, s=None, axes=None, norm=None, out=None):
     _nd_args(a, s, axes)
-    return _f.irfftn(a, s, axes, norm, out)
+    return _run(_f.irfftn, "C2R", a, s, axes, norm, out, None, True)
 
 
 def irfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
     _nd_args(a, s, axes)
-    return _f.irfftn(a, s, axes, norm, out)
+    return _run(_f.irfftn, "C2R", a, s, axes, norm, out, None, True)
 
 
 def fftfreq(n, d=1.0, device=None, *, dtype=None):
