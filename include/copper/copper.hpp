@@ -36,3 +36,4 @@
 #include "copper/padding.hpp"
 #include "copper/polynomial.hpp"
 #include "copper/windows.hpp"
+#include "copper/warnings.hpp"
