@@ -27,9 +27,9 @@ double eps_of(DType t) {
 
 ndarray pinv(const ndarray& a, double rcond, bool hermitian) {
   check_stacked_2d(a);
-  const DType result = result_type({&a});
   const std::int64_t m = a.shape()[a.ndim() - 2], n = a.shape().back();
-  if (m == 0 || n == 0) return zeros(with_core(batch_of(a), {n, m}), result, a.device());
+  // An empty matrix's pseudo-inverse keeps its dtype, integers and bool included (NumPy).
+  if (m == 0 || n == 0) return zeros(with_core(batch_of(a), {n, m}), a.dtype(), a.device());
   // NumPy's recipe: svd of conj(a), drop singular values below rcond * largest.
   const SVDResult f = svd(is_complex(a.dtype()) ? conj(a) : a, false, hermitian);
   const ndarray cutoff = multiply(amax(f.S, Axes(-1), {.keepdims = true}), rcond);
@@ -73,6 +73,7 @@ ndarray matrix_power(const ndarray& a, std::int64_t n) {
 
 ndarray cond(const ndarray& x, const NormOrder& p) {
   check_stacked_2d(x);
+  if (x.shape()[x.ndim() - 2] * x.shape().back() == 0) throw LinAlgError("cond is not defined on empty arrays");
   const auto* number = std::get_if<double>(&p);
   const bool spectral = std::holds_alternative<std::monostate>(p) || (number && (*number == 2 || *number == -2));
   ndarray r;

@@ -274,3 +274,13 @@ def test_signbit_and_integer_inputs(device, dtype):
         np.testing.assert_array_equal(got.get(), want)
     with pytest.raises(TypeError):
         cp.signbit(cp.asarray(np.array([1 + 1j])))
+
+
+def test_matrix_transpose_of_1d(device):
+    """NumPy words the two errors apart: matrix_transpose() and the mT property."""
+    for xp in (np, cp):
+        v = xp.arange(6)
+        with pytest.raises(ValueError, match="^Input array must be at least 2-dimensional, but it is 1$"):
+            xp.matrix_transpose(v)
+        with pytest.raises(ValueError, match="^matrix transpose with ndim < 2 is undefined$"):
+            v.mT
