@@ -50,6 +50,8 @@ from copper._io import *  # noqa: F401,F403,E402
 from copper._errstate import *  # noqa: F401,F403,E402
 from copper import testing  # noqa: F401,E402  (cupy.testing's assertions)
 from copper.cuda import get_default_pinned_memory_pool  # noqa: F401,E402
+# CuPy keeps NumPy 1's top-level name for the warning fromDlpack gives (NumPy 2: numpy.exceptions).
+from numpy.exceptions import VisibleDeprecationWarning  # noqa: F401,E402
 
 
 def _ndarray_set(self, arr, stream=None):
