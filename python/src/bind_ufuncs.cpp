@@ -123,6 +123,13 @@ void def_comparison(ArrayClass& cls, const char* name, const Binary& op, bool un
         if (auto o = other_operand(other, self.device())) return nb::cast((*fn)(self, *o, {}));
         nb::handle base = reinterpret_cast<PyObject*>(&PyBaseObject_Type);
         if (!nb::getattr(other.type(), name).is(nb::getattr(base, name))) return nb::borrow(Py_NotImplemented);
+        // x != obj where obj has only __eq__: NumPy asks each element, and Python's default
+        // __ne__ answers `not obj.__eq__(x)`; an __eq__ that takes the whole array does it at once.
+        if (unequal && !nb::getattr(other.type(), "__eq__").is(nb::getattr(base, "__eq__"))) {
+          nb::object eq = other.attr("__eq__")(nb::cast(self));
+          if (!eq.is(Py_NotImplemented))
+            return nb::cast(logical_not(operand_from_py(eq, self.device()), {}));
+        }
         return nb::cast(full(self.shape(), unequal, bool_, self.device()));
       },
       nb::arg("other").none());
