@@ -45,7 +45,9 @@ struct Dim3 {
 // - a copper::Scalar passes its dtype: a typed (NumPy-style) scalar its own dtype, a
 //   plain one CuPy's choice for Python values (int -> int64, or uint64 above
 //   INT64_MAX; float -> float64; complex -> complex128; bool -> bool);
-// - nullptr (or device_pointer) passes a raw pointer.
+// - nullptr (or device_pointer) passes a raw pointer;
+// - by_value / bytes pass a struct's bytes as they are (a CUDA vector type such as
+//   float4, or a user struct: lay it out as the kernel's parameter type is laid out).
 class KernelArg {
  public:
   KernelArg(const ndarray& a);  // NOLINT: implicit, so {x, y, n} reads as a call
@@ -62,16 +64,26 @@ class KernelArg {
   KernelArg(std::nullptr_t) : size_(sizeof(void*)) {}  // NOLINT
   // A device address the caller manages (e.g. from another library).
   static KernelArg device_pointer(std::uintptr_t address);
+  // `size` bytes copied from `data` (NumPy structured scalars come this way from
+  // Python). ValueError for 0 bytes or more than a kernel's parameters can hold.
+  static KernelArg bytes(const void* data, std::size_t size);
+  template <class T>
+    requires std::is_trivially_copyable_v<T>
+  static KernelArg by_value(const T& v) {
+    return bytes(&v, sizeof v);
+  }
 
   bool is_array() const { return is_array_; }
   Device array_device() const { return device_; }
-  const void* value() const { return value_; }  // what the kernel parameter receives
+  // What the kernel parameter receives.
+  const void* value() const { return large_ ? static_cast<const void*>(large_.get()) : value_; }
   std::size_t size() const { return size_; }
 
  private:
   KernelArg() = default;
   alignas(16) unsigned char value_[16] = {};
-  std::uint8_t size_ = 0;
+  std::shared_ptr<unsigned char[]> large_;  // values above 16 bytes (structs)
+  std::uint32_t size_ = 0;
   bool is_array_ = false;
   Device device_{};
 };

@@ -72,3 +72,9 @@ def _ndarray_set(self, arr, stream=None):
 
 
 ndarray.set = _ndarray_set
+
+
+# Last, once every public function is in place: copper's C++ functions become inspectable
+# (inspect.signature, help(), the array API suite's signature tests).
+from copper import _signatures  # noqa: E402
+_signatures.make_inspectable(globals(), __name__)

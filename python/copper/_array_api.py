@@ -1,4 +1,5 @@
-"""The Python array API standard (2024.12) on copper: the namespace is the ``copper``
+"""The Python array API standard on copper (the version the installed NumPy implements:
+2024.12, or 2025.12 from NumPy 2.5, whose eig is always complex as that version asks): the namespace is the ``copper``
 package itself (``x.__array_namespace__()`` returns it), not a wrapper. This module adds
 the standard's introspection (``__array_namespace_info__``, ``finfo``, ``iinfo``,
 ``isdtype``), ``astype`` as a function, ``ndarray.to_device`` / ``mT``, and the standard's
@@ -9,8 +10,12 @@ import numpy as _np
 
 from copper import _core
 
-__array_api_version__ = "2024.12"
-_SUPPORTED_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12")
+_SUPPORTED_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12", "2025.12")
+# copper follows NumPy, and the standard's versions differ where NumPy changed (eig's
+# dtype, tuples for broadcast_arrays and devices()): claim the version NumPy claims.
+__array_api_version__ = getattr(_np, "__array_api_version__", "2024.12")
+if __array_api_version__ not in _SUPPORTED_VERSIONS:
+    __array_api_version__ = _SUPPORTED_VERSIONS[-1]
 
 bool = _np.bool_  # noqa: A001  (the standard's name for the boolean dtype)
 
@@ -119,7 +124,7 @@ class _Info:
             out += [_core.Device(f"cuda:{i}") for i in range(cuda.runtime.getDeviceCount())]
         except Exception:  # no driver: the CPU only
             pass
-        return out
+        return tuple(out) if __array_api_version__ >= "2025.12" else out
 
     def default_dtypes(self, *, device=None):
         return {"real floating": _DTYPES["float64"], "complex floating": _DTYPES["complex128"],

@@ -45,17 +45,33 @@ bool is_numpy_generic(nb::handle h) {
   return PyObject_IsInstance(h.ptr(), generic.ptr()) == 1;
 }
 
+// A NumPy void scalar (a structured dtype's element, such as
+// np.dtype([('x', 'f4'), ('y', 'f4')]) for a float2) passes its bytes as they are: the
+// caller lays the fields out as the kernel's struct is laid out (align=True matches C).
+KernelArg struct_arg(nb::handle h, const std::string& where) {
+  nb::object dtype = h.attr("dtype");
+  if (nb::cast<bool>(dtype.attr("hasobject")))
+    throw TypeError(where + " is a structured scalar with Python-object fields (" +
+                    nb::cast<std::string>(nb::str(dtype)) + "), which has no meaning on the GPU");
+  nb::bytes raw = nb::bytes(h.attr("tobytes")());
+  return KernelArg::bytes(raw.c_str(), raw.size());
+}
+
 // One argument: copper arrays pass their data pointer; Python and NumPy scalars their
 // value (Python int -> int64, float -> float64, complex -> complex128, bool -> bool, as
-// CuPy; NumPy scalars their own dtype); None a null pointer; objects with
-// __cuda_array_interface__ their data pointer.
+// CuPy; NumPy scalars their own dtype; structured ones their bytes); None a null
+// pointer; objects with __cuda_array_interface__ their data pointer.
 KernelArg arg_from_py(nb::handle h, std::size_t i, const RawKernel& kernel) {
   if (nb::isinstance<ndarray>(h)) return KernelArg(nb::cast<const ndarray&>(h));
   PyObject* p = h.ptr();
   if (p == Py_None) return KernelArg(nullptr);
-  if (PyBool_Check(p) || PyLong_Check(p) || PyFloat_Check(p) || PyComplex_Check(p) || is_numpy_generic(h))
-    return KernelArg(scalar_from_py(h));
+  if (PyBool_Check(p) || PyLong_Check(p) || PyFloat_Check(p) || PyComplex_Check(p)) return KernelArg(scalar_from_py(h));
   const std::string where = "RawKernel '" + kernel.name() + "': argument " + std::to_string(i);
+  if (is_numpy_generic(h)) {
+    static nb::handle void_type = nb::object(numpy().attr("void")).release();
+    if (PyObject_IsInstance(p, void_type.ptr()) == 1) return struct_arg(h, where);
+    return KernelArg(scalar_from_py(h));
+  }
   if (nb::hasattr(h, "__cuda_array_interface__")) {
     nb::object data = h.attr("__cuda_array_interface__")["data"];
     return KernelArg::device_pointer(nb::cast<std::uintptr_t>(data[0]));

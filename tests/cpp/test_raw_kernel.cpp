@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,16 @@ const char* kScalars = R"(
 extern "C" __global__ void scalars(double* out, float f, double d, long long q, int i, unsigned char u8,
                                    bool b, short s, unsigned short half_bits) {
   out[0] = f; out[1] = d; out[2] = (double)q; out[3] = i; out[4] = u8; out[5] = b; out[6] = s; out[7] = half_bits;
+}
+)";
+
+// Structs by value: CUDA vector types, one above KernelArg's 16 inline bytes, and a
+// user struct with padding; each field written back as double.
+const char* kStructs = R"(
+struct Mixed { int i; double d; char c[3]; };
+extern "C" __global__ void structs(double* out, float2 f2, float4 f4, double4_32a d4, Mixed m) {
+  out[0] = f2.x; out[1] = f2.y; out[2] = f4.x; out[3] = f4.w; out[4] = d4.x; out[5] = d4.w;
+  out[6] = m.i; out[7] = m.d; out[8] = m.c[2];
 }
 )";
 
@@ -96,6 +107,41 @@ TEST_P(RawKernelTest, ScalarArgumentsKeepTheirTypes) {
     {out, 1.25f, 2.5, Scalar(-3), 7, static_cast<unsigned char>(200), true, Scalar::typed(Scalar(-12), int16),
      Scalar::typed(Scalar(1.5), float16)});
   EXPECT_EQ(out.to_vector<double>(), (std::vector<double>{1.25, 2.5, -3, 7, 200, 1, -12, 0x3E00}));
+}
+
+TEST(RawKernelArgs, StructsKeepTheirBytes) {
+  struct Float2 { float x, y; };
+  struct alignas(32) Double4 { double x, y, z, w; };
+  const KernelArg small = KernelArg::by_value(Float2{1.5f, -2.0f});
+  ASSERT_EQ(small.size(), 8u);
+  Float2 back{};
+  std::memcpy(&back, small.value(), sizeof back);
+  EXPECT_EQ(back.x, 1.5f);
+  EXPECT_EQ(back.y, -2.0f);
+  const Double4 d{1, 2, 3, 4};
+  const KernelArg large = KernelArg::by_value(d);  // above the 16 inline bytes
+  ASSERT_EQ(large.size(), 32u);
+  EXPECT_EQ(std::memcmp(large.value(), &d, sizeof d), 0);
+  const KernelArg copied = large;  // copies share the bytes, which stay valid
+  EXPECT_EQ(std::memcmp(copied.value(), &d, sizeof d), 0);
+  EXPECT_FALSE(large.is_array());
+  const std::vector<unsigned char> too_big(40000, 1);
+  EXPECT_THROW(KernelArg::bytes(too_big.data(), too_big.size()), ValueError);
+  EXPECT_THROW(KernelArg::bytes(too_big.data(), 0), ValueError);
+}
+
+TEST_P(RawKernelTest, StructsPassByValue) {
+  if (!on_gpu(device())) GTEST_SKIP() << "GPU only";
+  struct Float2 { float x, y; };
+  struct alignas(16) Float4 { float x, y, z, w; };
+  struct alignas(32) Double4 { double x, y, z, w; };
+  struct Mixed { int i; double d; char c[3]; };
+  ndarray out = zeros({9}, float64, device());
+  RawKernel k(kStructs, "structs");
+  k({1}, {1},
+    {out, KernelArg::by_value(Float2{1.5f, -2.0f}), KernelArg::by_value(Float4{3, 0, 0, 4}),
+     KernelArg::by_value(Double4{5, 0, 0, 6}), KernelArg::by_value(Mixed{-7, 8.5, {1, 2, 9}})});
+  EXPECT_EQ(out.to_vector<double>(), (std::vector<double>{1.5, -2, 3, 4, 5, 6, -7, 8.5, 9}));
 }
 
 TEST_P(RawKernelTest, BadLaunchConfigurationsAreValueErrors) {

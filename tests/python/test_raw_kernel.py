@@ -237,6 +237,43 @@ def test_scalar_arguments_keep_their_types(gpu):
     np.testing.assert_array_equal(out.get(), expected)
 
 
+STRUCTS = r"""
+struct Mixed { int i; double d; char c[3]; };
+extern "C" __global__ void structs(double* out, float2 f2, float4 f4, double4_32a d4, Mixed m) {
+  out[0] = f2.x; out[1] = f2.y; out[2] = f4.x; out[3] = f4.w; out[4] = d4.x; out[5] = d4.w;
+  out[6] = m.i; out[7] = m.d; out[8] = m.c[2];
+}
+"""
+
+
+def vector_dtype(base, n, align):
+    """A CUDA vector type as a NumPy structured dtype: fields x, y, z, w, padded to its alignment."""
+    base = np.dtype(base)
+    return np.dtype({"names": list("xyzw"[:n]), "formats": [base] * n,
+                     "offsets": [base.itemsize * k for k in range(n)], "itemsize": max(align, base.itemsize * n)})
+
+
+def test_structured_scalars_pass_by_value(gpu, rng):
+    f2, f4, d4 = (vector_dtype("f4", 2, 8), vector_dtype("f4", 4, 16), vector_dtype("f8", 4, 32))
+    mixed = np.dtype([("i", "i4"), ("d", "f8"), ("c", "i1", (3,))], align=True)  # C's layout
+    vals = rng.standard_normal(6).astype(np.float32)
+    args = (np.array(tuple(vals[:2]), f2)[()], np.array((vals[2], 0, 0, vals[3]), f4)[()],
+            np.array((vals[4], 0, 0, vals[5]), d4)[()], np.array((-7, 8.5, (1, 2, 9)), mixed)[()])
+    assert all(isinstance(a, np.void) for a in args)
+    out = cp.zeros(9, dtype=cp.float64)
+    cp.RawKernel(STRUCTS, "structs")((1,), (1,), (out, *args))
+    expected = [*vals[:4], *vals[4:].astype(np.float64), -7, 8.5, 9]
+    np.testing.assert_array_equal(out.get(), np.array(expected, dtype=np.float64))
+
+
+def test_structured_scalars_with_objects_are_refused(device):
+    # Checked while packing, before the launch needs a GPU.
+    k = cp.RawKernel(COPY, "copy")
+    bad = np.array((1, None), dtype=[("a", "i4"), ("b", "O")])[()]
+    with pytest.raises(TypeError, match="Python-object fields"):
+        k((1,), (32,), (bad, bad, 4))
+
+
 def test_array_arguments_pass_their_first_element(gpu):
     x = cp.arange(10, dtype=cp.float32)
     y = cp.zeros(10, dtype=cp.float32)
