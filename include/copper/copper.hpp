@@ -39,3 +39,4 @@
 #include "copper/fusion.hpp"
 // cupyx.errstate(linalg=...): LAPACK / cuSOLVER failures raise or are ignored (cupyx).
 #include "copper/linalg_errstate.hpp"
+#include "copper/warnings.hpp"

@@ -14,6 +14,15 @@ namespace copper {
 // a 1-d a is a row and a 1-d b a column (the added dimension is dropped again).
 // out= takes any array of the result's shape the result can be cast to ('same_kind').
 ndarray matmul(const ndarray& a, const ndarray& b, std::optional<ndarray> out = std::nullopt);
+// numpy.matmul's other keywords: the loop dtype (inputs cast to it under `casting`), the
+// casting rule of inputs and out=, and `axes`: where the core dimensions of a, b and the
+// result lie (three entries: 2 axes per matrix, 1 per vector, none for a 0-d result).
+struct MatmulOptions {
+  std::optional<DType> dtype;
+  Casting casting = Casting::same_kind;
+  std::optional<std::vector<std::vector<int>>> axes;
+};
+ndarray matmul(const ndarray& a, const ndarray& b, std::optional<ndarray> out, const MatmulOptions& options);
 // numpy.dot: products over the last axis of a and the second-to-last of b (multiply for
 // 0-d). out= must be C-contiguous with the exact result dtype and shape, as NumPy asks.
 ndarray dot(const ndarray& a, const ndarray& b, std::optional<ndarray> out = std::nullopt);

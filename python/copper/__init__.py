@@ -23,7 +23,7 @@ from copper import profiler  # noqa: F401  (benchmark: CuPy's cupyx.profiler)
 from copper import fft  # noqa: F401  (numpy.fft / cupy.fft)
 from copper.cuda import get_default_memory_pool  # noqa: F401
 from copper._flatiter import flatiter  # noqa: F401  (ndarray.flat)
-from copper._index_tricks import r_, c_, s_, index_exp  # noqa: F401
+from copper._index_tricks import r_, c_, s_, index_exp, mgrid, ogrid  # noqa: F401
 from copper._dlpack import from_dlpack, fromDlpack  # noqa: F401  (DLPack consumer; __dlpack__ is on ndarray)
 from copper._numpy_dispatch import get_array_module  # noqa: F401  (and NumPy's __array_ufunc__/__array_function__)
 from copper._array_api import *  # noqa: F401,F403  (the array API standard: copper is its own namespace)
@@ -51,6 +51,8 @@ from copper._errstate import *  # noqa: F401,F403,E402
 from copper import testing  # noqa: F401,E402  (cupy.testing's assertions)
 from copper import x  # noqa: F401,E402  (CuPy's cupyx: errstate for linalg, scipy.fft, scipy.fftpack)
 from copper.cuda import get_default_pinned_memory_pool  # noqa: F401,E402
+# CuPy keeps NumPy 1's top-level name for the warning fromDlpack gives (NumPy 2: numpy.exceptions).
+from numpy.exceptions import VisibleDeprecationWarning  # noqa: F401,E402
 
 
 def _ndarray_set(self, arr, stream=None):

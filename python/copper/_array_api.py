@@ -165,6 +165,8 @@ def _to_device(self, device, /, *, stream=None):
 
 
 def _matrix_transpose_property(self):
+    if self.ndim < 2:  # NumPy's ndarray.mT words this apart from matrix_transpose()
+        raise ValueError("matrix transpose with ndim < 2 is undefined")
     return _core.matrix_transpose(self)
 
 

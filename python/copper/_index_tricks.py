@@ -1,16 +1,19 @@
-"""r_, c_, s_ and index_exp: index-syntax shorthands, argument shaping over concatenate.
+"""r_, c_, s_, index_exp, mgrid and ogrid: index-syntax shorthands, argument shaping over
+concatenate, arange and indices.
 
 r_ and c_ follow NumPy for arrays, sequences and scalars (scalars take part in the
 result dtype as Python scalars do in result_type); like CuPy's, they raise
 NotImplementedError for slices (ranges) and string directives.
 """
+import math
 import numbers
 
 import numpy as _numpy
 
 from copper import _core
 
-__all__ = ["AxisConcatenator", "RClass", "CClass", "r_", "c_", "IndexExpression", "s_", "index_exp"]
+__all__ = ["AxisConcatenator", "RClass", "CClass", "r_", "c_", "IndexExpression", "s_", "index_exp",
+           "MGridClass", "OGridClass", "mgrid", "ogrid"]
 
 
 def _device_of(items):
@@ -102,3 +105,69 @@ class IndexExpression:
 
 index_exp = IndexExpression(maketuple=True)
 s_ = IndexExpression(maketuple=False)
+
+
+def _grid_axis(key):
+    """(start, stop, step, count) of one slice of mgrid/ogrid. A complex step means "count
+    points from start to stop inclusive" (linspace-like); then step is the spacing."""
+    start = 0 if key.start is None else key.start
+    step = 1 if key.step is None else key.step
+    if isinstance(step, (complex, _numpy.complexfloating)):
+        count = int(abs(step))
+        spacing = 1 if count == 1 else (key.stop - start) / float(count - 1)
+        return start, key.stop, spacing, count, abs(step)
+    return start, key.stop, step, int(math.ceil((key.stop - start) / (step * 1.0))), step
+
+
+class _GridClass:
+    """mgrid/ogrid: slices become coordinate grids, as NumPy's nd_grid (dense or sparse)."""
+
+    def __init__(self, sparse):
+        self.sparse = sparse
+
+    def __getitem__(self, key):
+        if isinstance(key, slice):
+            return self._one(key)
+        axes = [_grid_axis(k) for k in key]
+        dtype = _core.result_type_of(0, *[v for start, stop, _, _, raw in axes for v in (start, stop, raw)])
+        sizes = [count for _, _, _, count, _ in axes]
+        if self.sparse:
+            grids = []
+            for k, (start, _, step, count, _) in enumerate(axes):
+                g = _core.arange(count, dtype=dtype) * step + start
+                grids.append(g[tuple(slice(None) if j == k else None for j in range(len(axes)))])
+            return tuple(grids)
+        grid = _core.indices(sizes, dtype=dtype)
+        for k, (start, _, step, _, _) in enumerate(axes):
+            grid[k] = grid[k] * step + start
+        return grid
+
+    @staticmethod
+    def _one(key):
+        """A single slice: a 1-d range (arrays as bounds broadcast against it)."""
+        step = key.step
+        if not isinstance(step, (complex, _numpy.complexfloating)):
+            return _core.arange(0 if key.start is None else key.start, key.stop, step)
+        start, stop, spacing, count, raw = _grid_axis(key)
+        return _core.arange(0, count, 1, dtype=_core.result_type_of(start, stop, raw)) * spacing + start
+
+    def __len__(self):
+        return 0
+
+
+class MGridClass(_GridClass):
+    """mgrid[0:3, 0:1:5j]: a dense grid, one coordinate array per slice stacked on axis 0."""
+
+    def __init__(self):
+        super().__init__(sparse=False)
+
+
+class OGridClass(_GridClass):
+    """ogrid[0:3, 0:1:5j]: an open grid, a tuple of arrays that broadcast against each other."""
+
+    def __init__(self):
+        super().__init__(sparse=True)
+
+
+mgrid = MGridClass()
+ogrid = OGridClass()

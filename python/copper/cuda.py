@@ -22,6 +22,7 @@ properties, raw kernel launches) raise ``RuntimeError``.
         g = s.end_capture()
     g.launch()
 """
+import contextlib
 import threading
 import types
 
@@ -317,6 +318,16 @@ def set_allocator(allocator=None):
                                   "copper.cuda.MemoryPool().malloc")
 
 
+@contextlib.contextmanager
+def using_allocator(allocator=None):
+    """CuPy's using_allocator: the device allocator for the ``with`` block. copper keeps its one
+    pool, so as for set_allocator, None and a copper MemoryPool's malloc are accepted (and
+    change nothing) and other allocators raise NotImplementedError."""
+    if allocator is not None and not _is_copper_malloc(allocator, MemoryPool):
+        set_allocator(allocator)  # raises NotImplementedError, with the reason
+    yield
+
+
 def set_pinned_memory_allocator(allocator=None):
     """CuPy's set_pinned_memory_allocator: the function alloc_pinned_memory calls (None: no
     pool). copper's own transfers stage through their own pinned buffers, so as in CuPy an
@@ -330,9 +341,10 @@ def set_pinned_memory_allocator(allocator=None):
 # ``cupy.cuda.stream``, ``cupy.cuda.memory``, ``cupy.cuda.pinned_memory``: the modules CuPy keeps these in.
 stream = types.SimpleNamespace(Stream=Stream, Event=Event, get_current_stream=get_current_stream,
                                get_elapsed_time=get_elapsed_time)
-memory = types.SimpleNamespace(MemoryPool=MemoryPool, set_allocator=set_allocator, OutOfMemoryError=OutOfMemoryError)
+memory = types.SimpleNamespace(MemoryPool=MemoryPool, set_allocator=set_allocator, OutOfMemoryError=OutOfMemoryError,
+                               using_allocator=using_allocator)
 pinned_memory = types.SimpleNamespace(PinnedMemoryPool=PinnedMemoryPool, PinnedMemoryPointer=PinnedMemoryPointer,
                                       alloc_pinned_memory=alloc_pinned_memory,
                                       set_pinned_memory_allocator=set_pinned_memory_allocator)
 __all__ += ["PinnedMemoryPool", "PinnedMemoryPointer", "alloc_pinned_memory", "get_default_pinned_memory_pool",
-            "set_allocator", "set_pinned_memory_allocator", "stream", "memory", "pinned_memory"]
+            "set_allocator", "set_pinned_memory_allocator", "stream", "memory", "pinned_memory", "using_allocator"]

@@ -23,7 +23,8 @@ nb::tuple as_tuple(const std::vector<ndarray>& arrays) {
   return nb::tuple(out);
 }
 
-// out= of cumulative_sum/prod: the result written there (same shape, same_kind cast).
+// out= of cumulative_sum/prod: the result written there (same shape; cast unsafely, as NumPy's
+// accumulate writes its out).
 nb::object scan_out(ndarray result, nb::handle out) {
   const std::optional<ndarray> out_array = out_arg(out);
   if (!out_array) return nb::cast(std::move(result));
@@ -32,7 +33,7 @@ nb::object scan_out(ndarray result, nb::handle out) {
     throw ValueError("operands could not be broadcast together with remapped shapes [original->remapped]: " +
                      shape_str(o.shape()) + "->" + shape_str(o.shape()) + " " + shape_str(result.shape()) + "->" +
                      shape_str(result.shape()));
-  copyto(o, result, Casting::same_kind);
+  copyto(o, result, Casting::unsafe);
   return nb::borrow(out);
 }
 

@@ -33,8 +33,11 @@ void bind_elementwise(nb::module_& m) {
         auto replacement = [&](nb::handle v) {
           return v.is_none() ? std::nullopt : std::optional<operand>(operand_from_py(v, device));
         };
-        return nan_to_num(operand_from_py(x, device), copy, operand_from_py(nan, device), replacement(posinf),
-                          replacement(neginf));
+        ndarray r = nan_to_num(operand_from_py(x, device), copy, operand_from_py(nan, device), replacement(posinf),
+                               replacement(neginf));
+        // copy=False on a copper array works in place and hands back the array itself (NumPy).
+        if (!copy && nb::isinstance<ndarray>(x)) return nb::borrow(x);
+        return nb::cast(std::move(r));
       },
       nb::arg("x"), nb::arg("copy") = true, nb::arg("nan") = 0.0, nb::arg("posinf") = nb::none(),
       nb::arg("neginf") = nb::none());

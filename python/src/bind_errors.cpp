@@ -4,6 +4,7 @@
 #include "bindings.h"
 #include "copper/errstate.hpp"
 #include "copper/utilities.hpp"
+#include "copper/warnings.hpp"
 
 namespace copper::python {
 
@@ -52,9 +53,18 @@ void translate(const std::exception_ptr& p) {
   }
 }
 
+// copper's C++ warnings as NumPy's Python warnings. C++ may run without the GIL (big
+// operations release it); an "error" filter turns the warning into the raised exception.
+void warn_in_python(WarningKind, const char* message) {
+  nb::gil_scoped_acquire gil;
+  nb::object category = nb::module_::import_("numpy").attr("exceptions").attr("ComplexWarning");
+  if (PyErr_WarnEx(category.ptr(), message, 1) < 0) throw nb::python_error();
+}
+
 }  // namespace
 
 void bind_errors(nb::module_& m) {
+  set_warning_sink(&warn_in_python);
   out_of_memory = PyErr_NewExceptionWithDoc("copper.OutOfMemoryError", "Raised when device memory is exhausted.",
                                             PyExc_MemoryError, nullptr);
   compile_error = PyErr_NewExceptionWithDoc(

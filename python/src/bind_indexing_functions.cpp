@@ -78,9 +78,13 @@ Order order_arg(nb::handle order) {
   throw ValueError("only 'C' or 'F' order is permitted");
 }
 
-ndarray take_py(nb::handle a, nb::handle indices, nb::handle axis, nb::handle out, nb::handle mode) {
+// take(..., out=o) hands back o itself (NumPy).
+nb::object take_py(nb::handle a, nb::handle indices, nb::handle axis, nb::handle out, nb::handle mode) {
   ndarray x = as_array(a);
-  return take(x, index_like(indices, x.device()), axis_arg(axis), mode_from_py(mode), out_arg(out, "output must be an array"));
+  ndarray r = take(x, index_like(indices, x.device()), axis_arg(axis), mode_from_py(mode),
+                   out_arg(out, "output must be an array"));
+  if (!out.is_none()) return nb::borrow(out);
+  return nb::cast(std::move(r));
 }
 
 ndarray compress_py(nb::handle condition, nb::handle a, nb::handle axis, nb::handle out) {
@@ -228,8 +232,8 @@ void bind_indexing_functions(nb::module_& m, ArrayClass& cls) {
   cls.def("nonzero", [](const ndarray& a) { return tuple_of(nonzero(a)); });
   cls.def(
       "take",
-      [](const ndarray& a, nb::handle indices, nb::handle axis, nb::handle out, nb::handle mode) {
-        return take(a, index_like(indices, a.device()), axis_arg(axis), mode_from_py(mode), out_arg(out, "output must be an array"));
+      [](nb::handle a, nb::handle indices, nb::handle axis, nb::handle out, nb::handle mode) {
+        return take_py(a, indices, axis, out, mode);
       },
       nb::arg("indices"), nb::arg("axis").none() = nb::none(), nb::arg("out").none() = nb::none(),
       nb::arg("mode") = "raise");

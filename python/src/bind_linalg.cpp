@@ -53,6 +53,26 @@ std::vector<int> int_list(nb::handle h) {
   return v;
 }
 
+// numpy.matmul's keywords past out=: dtype, casting and axes (axis has no meaning for
+// matmul's three distinct core dimensions; order and subok change nothing in copper).
+nb::object matmul_py(nb::handle x1, nb::handle x2, nb::handle out, nb::handle casting, nb::handle /*order*/,
+                     nb::handle dtype, nb::handle /*subok*/, nb::handle axes, nb::handle axis) {
+  if (!axis.is_none())
+    throw TypeError("matmul: axis can only be used with a single shared core dimension, not with the 3 distinct ones "
+                    "implied by signature (n?,k),(k,m?)->(n?,m?).");
+  MatmulOptions options;
+  options.dtype = optional_dtype(dtype);
+  options.casting = casting_from_py(casting);
+  if (!axes.is_none()) {
+    std::vector<std::vector<int>> entries;
+    for (nb::handle entry : axes) entries.push_back(int_list(entry));
+    options.axes = std::move(entries);
+  }
+  return product(x1, x2, out, [&](const ndarray& a, const ndarray& b, const std::optional<ndarray>& o) {
+    return matmul(a, b, o, options);
+  });
+}
+
 nb::object tensordot_py(nb::handle x, nb::handle y, nb::handle axes) {
   const Device device = device_of({x, y});
   const ndarray a = to_array(x, device), b = to_array(y, device);
@@ -148,8 +168,9 @@ void bind_linalg(nb::module_& m, ArrayClass& cls) {
   auto matmul_fn = [](const ndarray& a, const ndarray& b, const std::optional<ndarray>& o) { return matmul(a, b, o); };
   auto dot_fn = [](const ndarray& a, const ndarray& b, const std::optional<ndarray>& o) { return dot(a, b, o); };
   auto outer_fn = [](const ndarray& a, const ndarray& b, const std::optional<ndarray>& o) { return outer(a, b, o); };
-  m.def("matmul", [=](nb::handle a, nb::handle b, nb::handle out) { return product(a, b, out, matmul_fn); },
-        nb::arg("x1"), nb::arg("x2"), nb::arg("out") = nb::none());
+  m.def("matmul", &matmul_py, nb::arg("x1"), nb::arg("x2"), nb::arg("out") = nb::none(), nb::kw_only(),
+        nb::arg("casting") = "same_kind", nb::arg("order") = "K", nb::arg("dtype") = nb::none(),
+        nb::arg("subok") = true, nb::arg("axes") = nb::none(), nb::arg("axis") = nb::none());
   m.def("dot", [=](nb::handle a, nb::handle b, nb::handle out) { return product(a, b, out, dot_fn); }, nb::arg("a"),
         nb::arg("b"), nb::arg("out") = nb::none());
   m.def("outer", [=](nb::handle a, nb::handle b, nb::handle out) { return product(a, b, out, outer_fn); },

@@ -74,9 +74,10 @@ Shape shape_from_args(const nb::args& args) {
 
 ndarray reshape_py(const ndarray& a, const Shape& shape, nb::handle order, nb::handle copy) {
   Order o = order_from_py(order, Order::C);
-  if (!copy.is_none() && nb::cast<bool>(copy)) return reshape(copper::copy(a, o == Order::K ? Order::C : o), shape, o);
+  const std::optional<bool> copy_flag = copy_flag_from_py(copy);
+  if (copy_flag == true) return reshape(copper::copy(a, o == Order::K ? Order::C : o), shape, o);
   ndarray r = reshape(a, shape, o);
-  if (!copy.is_none() && r.buffer() != a.buffer())
+  if (copy_flag && r.buffer() != a.buffer())
     throw ValueError("Unable to avoid creating a copy while reshaping.");
   return r;
 }

@@ -123,16 +123,21 @@ void def_comparison(ArrayClass& cls, const char* name, const Binary& op, bool un
         if (auto o = other_operand(other, self.device())) return nb::cast((*fn)(self, *o, {}));
         nb::handle base = reinterpret_cast<PyObject*>(&PyBaseObject_Type);
         if (!nb::getattr(other.type(), name).is(nb::getattr(base, name))) return nb::borrow(Py_NotImplemented);
+        // x != obj where obj has only __eq__: NumPy asks each element, and Python's default
+        // __ne__ answers `not obj.__eq__(x)`; an __eq__ that takes the whole array does it at once.
+        if (unequal && !nb::getattr(other.type(), "__eq__").is(nb::getattr(base, "__eq__"))) {
+          nb::object eq = other.attr("__eq__")(nb::cast(self));
+          if (!eq.is(Py_NotImplemented))
+            return nb::cast(logical_not(operand_from_py(eq, self.device()), {}));
+        }
         return nb::cast(full(self.shape(), unequal, bool_, self.device()));
       },
       nb::arg("other").none());
 }
 
-// numpy.clip: a missing bound makes it minimum/maximum; none at all, positive.
-nb::object clip_py(nb::handle a, nb::handle a_min, nb::handle a_max, nb::handle out, nb::handle min,
-                   nb::handle max, nb::handle dtype, nb::handle casting) {
-  nb::handle lo = a_min.is_none() ? min : a_min;
-  nb::handle hi = a_max.is_none() ? max : a_max;
+// clip with bounds lo and hi: a missing (None) bound makes it minimum/maximum; none at all, positive.
+nb::object clip_bounds(nb::handle a, nb::handle lo, nb::handle hi, nb::handle out, nb::handle dtype,
+                       nb::handle casting) {
   if (lo.is_none() && hi.is_none()) {
     UfuncCall call({a}, out, dtype, casting);
     return call.run([&] { return positive(call.operands[0], call.opts); });
@@ -147,6 +152,27 @@ nb::object clip_py(nb::handle a, nb::handle a_min, nb::handle a_max, nb::handle 
   }
   UfuncCall call({a, lo, hi}, out, dtype, casting);
   return call.run([&] { return clip(call.operands[0], call.operands[1], call.operands[2], call.opts); });
+}
+
+// numpy._NoValue: numpy.clip tells a bound left out from one passed as None.
+nb::handle no_value() {
+  static nb::handle v = nb::object(nb::module_::import_("numpy").attr("_NoValue")).release();
+  return v;
+}
+
+// numpy.clip's arguments: both bounds positionally (None for "no bound"), or neither and
+// min=/max= by keyword.
+nb::object clip_py(nb::handle a, nb::handle a_min, nb::handle a_max, nb::handle out, nb::handle min,
+                   nb::handle max, nb::handle dtype, nb::handle casting) {
+  const nb::handle none = nb::none();
+  auto given = [](nb::handle v) { return !v.is(no_value()); };
+  if (!given(a_min) && !given(a_max))
+    return clip_bounds(a, given(min) ? min : none, given(max) ? max : none, out, dtype, casting);
+  if (!given(a_min)) throw TypeError("clip() missing 1 required positional argument: 'a_min'");
+  if (!given(a_max)) throw TypeError("clip() missing 1 required positional argument: 'a_max'");
+  if (given(min) || given(max))
+    throw ValueError("Passing `min` or `max` keyword argument when `a_min` and `a_max` are provided is forbidden.");
+  return clip_bounds(a, a_min, a_max, out, dtype, casting);
 }
 
 nb::object around_py(nb::handle a, int decimals, nb::handle out) {
@@ -203,8 +229,9 @@ void bind_ufuncs(nb::module_& m, ArrayClass& cls) {
                               operand_from_py(y, device)));
       },
       nb::arg("condition"), nb::arg("x") = nb::none(), nb::arg("y") = nb::none());
-  m.def("clip", &clip_py, nb::arg("a"), nb::arg("a_min") = nb::none(), nb::arg("a_max") = nb::none(),
-        nb::arg("out") = nb::none(), nb::kw_only(), nb::arg("min") = nb::none(), nb::arg("max") = nb::none(),
+  m.def("clip", &clip_py, nb::arg("a"), nb::arg("a_min").none() = no_value(), nb::arg("a_max").none() = no_value(),
+        nb::arg("out") = nb::none(), nb::kw_only(), nb::arg("min").none() = no_value(),
+        nb::arg("max").none() = no_value(),
         nb::arg("dtype") = nb::none(), nb::arg("casting") = "same_kind");
   m.def("around", &around_py, nb::arg("a"), nb::arg("decimals") = 0, nb::arg("out") = nb::none());
   m.def("round", &around_py, nb::arg("a"), nb::arg("decimals") = 0, nb::arg("out") = nb::none());
@@ -290,7 +317,7 @@ void bind_ufuncs(nb::module_& m, ArrayClass& cls) {
   cls.def(
       "clip",
       [](nb::handle self, nb::handle min, nb::handle max, nb::handle out) {
-        return clip_py(self, min, max, out, nb::none(), nb::none(), nb::none(), nb::str("same_kind"));
+        return clip_bounds(self, min, max, out, nb::none(), nb::str("same_kind"));
       },
       nb::arg("min") = nb::none(), nb::arg("max") = nb::none(), nb::arg("out") = nb::none());
   cls.def(

@@ -84,6 +84,8 @@ void check_like(nb::handle like) {
 
 std::optional<bool> copy_flag_from_py(nb::handle obj) {
   if (!obj.is_valid() || obj.is_none()) return std::nullopt;
+  if (nb::isinstance<nb::str>(obj))  // copy='False' would read as True
+    throw ValueError("strings are not allowed for 'copy' keyword. Use True/False/None instead.");
   const int truth = PyObject_IsTrue(obj.ptr());
   if (truth < 0) throw nb::python_error();
   return truth != 0;
@@ -277,10 +279,18 @@ Shape shape_from_py(nb::handle obj) {
 
 std::optional<std::vector<int>> axes_from_py(nb::handle obj) {
   if (!obj.is_valid() || obj.is_none()) return std::nullopt;
-  if (PyLong_Check(obj.ptr()) || (nb::hasattr(obj, "__index__") && !nb::isinstance<nb::tuple>(obj)))
-    return std::vector<int>{nb::cast<int>(obj.attr("__index__")())};
+  // An axis is an integer (operator.index); a string is not a sequence of axes.
+  auto index = [](nb::handle item) {
+    if (!PyLong_Check(item.ptr()) && !nb::hasattr(item, "__index__"))
+      throw TypeError("'" + std::string(nb::str(nb::type_name(item.type())).c_str()) +
+                      "' object cannot be interpreted as an integer");
+    return nb::cast<int>(item.attr("__index__")());
+  };
+  if (PyLong_Check(obj.ptr()) || nb::isinstance<nb::str>(obj) ||
+      (nb::hasattr(obj, "__index__") && !nb::isinstance<nb::tuple>(obj)))
+    return std::vector<int>{index(obj)};
   std::vector<int> axes;
-  for (nb::handle item : obj) axes.push_back(nb::cast<int>(item.attr("__index__")()));
+  for (nb::handle item : obj) axes.push_back(index(item));
   return axes;
 }
 

@@ -55,7 +55,7 @@ ndarray cumulative_prod(const ndarray& x_in, std::optional<int> axis, std::optio
 
 ndarray matrix_transpose(const ndarray& x) {
   if (x.ndim() < 2)
-    throw ValueError("matrix_transpose: input must have at least 2 dimensions, got " + std::to_string(x.ndim()));
+    throw ValueError("Input array must be at least 2-dimensional, but it is " + std::to_string(x.ndim()));
   return swapaxes(x, -1, -2);
 }
 

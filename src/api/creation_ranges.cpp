@@ -167,6 +167,10 @@ ndarray linspace(const Scalar& start, const Scalar& stop, std::int64_t num, bool
   Scalar delta = difference_in(hi, lo, dt);
   // NumPy: y = i * step + start; with fewer than two intervals only start (and stop) appear.
   Scalar step = div > 0 ? quotient_in(delta, div, dt) : Scalar::typed(Scalar(0), dt);
+  // A step that underflows to zero (a span of a few subnormals): NumPy divides i first and
+  // then scales, as the array-bound form does.
+  if (div > 0 && step.to_complex() == std::complex<double>(0) && delta.to_complex() != std::complex<double>(0))
+    return linspace(operand(start), operand(stop), num, endpoint, dtype, 0, device);
   ndarray y = ramp(num, dt, lo, step, device);
   if (endpoint && num > 1) set_element(y, num - 1, hi);
   DType t = dtype.value_or(dt);

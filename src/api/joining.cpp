@@ -4,6 +4,7 @@
 
 #include "api/array_factory.h"
 #include "api/promotion.h"
+#include "copper/warnings.hpp"
 
 namespace copper {
 
@@ -18,6 +19,7 @@ void check_castable(const std::vector<ndarray>& arrays, DType to, Casting castin
                       std::string(name(to)) + "') according to the rule '" + std::string(name(casting)) + "'");
     }
   }
+  for (const auto& a : arrays) warn_if_discarding_imaginary(a.dtype(), to);
 }
 
 Shape joined_shape(const std::vector<ndarray>& arrays, int axis) {

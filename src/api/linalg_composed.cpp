@@ -27,9 +27,9 @@ double eps_of(DType t) {
 
 ndarray pinv(const ndarray& a, double rcond, bool hermitian) {
   check_stacked_2d(a);
-  const DType result = result_type({&a});
   const std::int64_t m = a.shape()[a.ndim() - 2], n = a.shape().back();
-  if (m == 0 || n == 0) return zeros(with_core(batch_of(a), {n, m}), result, a.device());
+  // An empty matrix's pseudo-inverse keeps its dtype, integers and bool included (NumPy).
+  if (m == 0 || n == 0) return zeros(with_core(batch_of(a), {n, m}), a.dtype(), a.device());
   // NumPy's recipe: svd of conj(a), drop singular values below rcond * largest.
   const SVDResult f = svd(is_complex(a.dtype()) ? conj(a) : a, false, hermitian);
   const ndarray cutoff = multiply(amax(f.S, Axes(-1), {.keepdims = true}), rcond);

@@ -1,5 +1,6 @@
 // matmul: NumPy's gufunc (n?,k),(k,m?)->(n?,m?) rules (1-d promotion, stacked
-// broadcasting, out= with same_kind casting), then one batched GEMM in the backend.
+// broadcasting, out= with same_kind casting, dtype=, casting=, axes=), then one batched GEMM
+// in the backend.
 #include <algorithm>
 
 #include "api/array_factory.h"
@@ -37,9 +38,59 @@ backend::ArrayView broadcast_view(const ndarray& a, const Shape& batch) {
   return v;
 }
 
+// Where an operand's `core` dimensions go (its last axes), after checking the axes= entry
+// that says where they are.
+std::vector<int> core_tail(const std::vector<int>& axes, std::size_t core, int entry) {
+  if (axes.size() != core)
+    throw AxisError("matmul: operand " + std::to_string(entry) + " has " + std::to_string(core) +
+                    " core dimensions, but " + std::to_string(axes.size()) +
+                    " dimensions are specified by axes tuple.");
+  std::vector<int> tail;
+  for (std::size_t c = 0; c < core; ++c) tail.push_back(static_cast<int>(c) - static_cast<int>(core));
+  return tail;
+}
+
+ndarray matmul_impl(const ndarray& a_in, const ndarray& b_in, std::optional<ndarray> out,
+                    std::optional<DType> loop, Casting casting);
+
 }  // namespace
 
 ndarray matmul(const ndarray& a_in, const ndarray& b_in, std::optional<ndarray> out) {
+  return matmul_impl(a_in, b_in, std::move(out), std::nullopt, Casting::same_kind);
+}
+
+ndarray matmul(const ndarray& a, const ndarray& b, std::optional<ndarray> out, const MatmulOptions& options) {
+  if (options.dtype)
+    for (int i = 0; i < 2; ++i) {
+      const DType from = (i == 0 ? a : b).dtype();
+      if (!can_cast(from, *options.dtype, options.casting))
+        throw TypeError("Cannot cast ufunc 'matmul' input " + std::to_string(i) + " from " + api::dtype_repr(from) +
+                        " to " + api::dtype_repr(*options.dtype) + " with casting rule '" +
+                        std::string(name(options.casting)) + "'");
+    }
+  if (!options.axes) return matmul_impl(a, b, std::move(out), options.dtype, options.casting);
+  // axes=: move each operand's core dimensions last, multiply, move the result's back.
+  const auto& axes = *options.axes;
+  const std::size_t core_a = a.ndim() == 1 ? 1 : 2, core_b = b.ndim() == 1 ? 1 : 2;
+  const std::size_t core_out = (a.ndim() != 1) + (b.ndim() != 1);
+  if (axes.size() != 3)  // NumPy counts the result's core dimensions from the signature: 2, so always 3
+    throw ValueError("axes should be a list with an entry for all 3 inputs and outputs; entries for outputs can "
+                     "only be omitted if none of them has core axes.");
+  const ndarray a_moved = moveaxis(a, axes[0], core_tail(axes[0], core_a, 0));
+  const ndarray b_moved = moveaxis(b, axes[1], core_tail(axes[1], core_b, 1));
+  const std::vector<int>& out_axes = axes[2];
+  const std::vector<int> tail = core_tail(out_axes, core_out, 2);
+  if (out) {
+    matmul_impl(a_moved, b_moved, moveaxis(*out, out_axes, tail), options.dtype, options.casting);
+    return *out;
+  }
+  return moveaxis(matmul_impl(a_moved, b_moved, std::nullopt, options.dtype, options.casting), tail, out_axes);
+}
+
+namespace {
+
+ndarray matmul_impl(const ndarray& a_in, const ndarray& b_in, std::optional<ndarray> out,
+                    std::optional<DType> loop, Casting casting) {
   for (int i = 0; i < 2; ++i)
     if ((i == 0 ? a_in : b_in).ndim() == 0)
       throw ValueError("matmul: Input operand " + std::to_string(i) +
@@ -79,7 +130,7 @@ ndarray matmul(const ndarray& a_in, const ndarray& b_in, std::optional<ndarray> 
     throw ValueError("operands could not be broadcast together with remapped shapes [original->remapped]: " +
                      remapped(a_in.shape(), na) + " " + remapped(b_in.shape(), nb) + "  and requested shape " +
                      shape_str(Shape{m, n}));
-  const DType type = api::result_type({operand(a_in), operand(b_in)}, false);
+  const DType type = loop ? *loop : api::result_type({operand(a_in), operand(b_in)}, false);
   Shape result_shape = batch;
   result_shape.insert(result_shape.end(), core.begin(), core.end());
   if (out) {
@@ -98,9 +149,9 @@ ndarray matmul(const ndarray& a_in, const ndarray& b_in, std::optional<ndarray> 
                        remapped(a_in.shape(), na) + " " + remapped(b_in.shape(), nb) + " " +
                        shape_str(out->shape()) + "->" + shape_str(out->shape()) + "  and requested shape " +
                        shape_str(Shape{m, n}));
-    if (!can_cast(type, out->dtype(), Casting::same_kind))
+    if (!can_cast(type, out->dtype(), casting))
       throw TypeError("Cannot cast ufunc 'matmul' output from " + api::dtype_repr(type) + " to " +
-                      api::dtype_repr(out->dtype()) + " with casting rule 'same_kind'");
+                      api::dtype_repr(out->dtype()) + " with casting rule '" + std::string(name(casting)) + "'");
   }
 
   const ndarray a_cast = a.dtype() == type ? a : astype(a, type);
@@ -119,6 +170,8 @@ ndarray matmul(const ndarray& a_in, const ndarray& b_in, std::optional<ndarray> 
   if (!direct) copyto(*out, result, Casting::unsafe);
   return *out;
 }
+
+}  // namespace
 
 void set_matmul_precision(const std::string& precision) {
   if (precision == "highest") backend::matmul_allows_tf32() = false;

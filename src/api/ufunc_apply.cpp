@@ -10,6 +10,7 @@
 #include "copper/creation.hpp"
 #include "copper/fusion.hpp"
 #include "copper/manipulation.hpp"
+#include "copper/warnings.hpp"
 #include "ops/dtype_traits.h"
 
 namespace copper::api {
@@ -46,6 +47,7 @@ void check_out(UfuncId op, const ndarray& out, DType result, Casting casting) {
     throw TypeError("Cannot cast ufunc '" + ufunc_name(op) + "' output from " + dtype_repr(result) +
                     " to " + dtype_repr(out.dtype()) + " with casting rule '" + std::string(name(casting)) + "'");
   }
+  warn_if_discarding_imaginary(result, out.dtype());
 }
 
 // NumPy 2 compares integer arrays with Python ints outside their range by value: the
@@ -174,6 +176,7 @@ const Shape& broadcast_operands(std::span<const operand* const> inputs, std::spa
 KernelInput array_input(const ndarray& a, const Shape& shape, DType dtype, const ndarray* dst) {
   KernelInput k;
   if (a.dtype() != dtype) {
+    warn_if_discarding_imaginary(a.dtype(), dtype);  // dtype= with casting='unsafe'
     k.keep = astype(a, dtype);
   } else if (dst && overlaps(a, *dst)) {
     // Reading exactly the elements being written (x += 1) is safe; any other overlap is not.

@@ -163,7 +163,10 @@ DType resolve_loop(UfuncId op, std::span<const DType> in, std::span<const bool> 
     loop = in[0];  // the common case: no earlier loop is a safe cast target of a type with its own loop
   } else {
     int found = -1;
-    for (int d = 0; d < num_dtypes && found < 0; ++d) {
+    // NumPy's gcd/lcm loops are integer-only, and bool operands alone do not promote into them.
+    const bool all_bool = std::all_of(in.begin(), in.end(), [](DType t) { return t == bool_; });
+    const bool integer_only = op == UfuncId::gcd || op == UfuncId::lcm;
+    for (int d = integer_only && all_bool ? num_dtypes : 0; d < num_dtypes && found < 0; ++d) {
       DType t = static_cast<DType>(d);
       if (!has_loop(op, t)) continue;
       bool ok = true;

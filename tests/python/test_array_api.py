@@ -128,6 +128,13 @@ def test_cumulative_0d_and_out(device, name, dtype):
     for xp in (np, cp):
         with pytest.raises(ValueError):
             getattr(xp, name)(xp.ones((3, 4)), axis=1, out=xp.zeros((3, 5)))
+    # out= of another dtype takes the result cast (NumPy's accumulate casts into out unsafely).
+    for out_dtype in (np.bool_, np.uint8, np.float16):
+        want = np.zeros(a.shape, out_dtype)
+        nf(a.real, axis=1, out=want)
+        out = cp.zeros(a.shape, out_dtype)
+        assert cf(cp.asarray(a.real), axis=1, out=out) is out
+        np.testing.assert_allclose(out.get().astype(np.float64), want.astype(np.float64), rtol=1e-3)
 
 
 def test_matrix_transpose_vecdot_unstack(device):
@@ -267,3 +274,13 @@ def test_signbit_and_integer_inputs(device, dtype):
         np.testing.assert_array_equal(got.get(), want)
     with pytest.raises(TypeError):
         cp.signbit(cp.asarray(np.array([1 + 1j])))
+
+
+def test_matrix_transpose_of_1d(device):
+    """NumPy words the two errors apart: matrix_transpose() and the mT property."""
+    for xp in (np, cp):
+        v = xp.arange(6)
+        with pytest.raises(ValueError, match="^Input array must be at least 2-dimensional, but it is 1$"):
+            xp.matrix_transpose(v)
+        with pytest.raises(ValueError, match="^matrix transpose with ndim < 2 is undefined$"):
+            v.mT

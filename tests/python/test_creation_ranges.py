@@ -147,5 +147,38 @@ def test_linspace_denormal_step(device):
     import sys
     want = np.linspace(0.0, sys.float_info.min, 10)
     np.testing.assert_array_equal(cp.linspace(0.0, sys.float_info.min, 10).get(), want)
+    smallest = np.nextafter(0.0, 1.0)  # a step that underflows to zero: NumPy divides i first
+    for stop in (smallest, 3 * smallest, -smallest):
+        np.testing.assert_array_equal(cp.linspace(0.0, stop, 10).get(), np.linspace(0.0, stop, 10))
     want = np.linspace(np.zeros(2), np.full(2, sys.float_info.min), 10)
     np.testing.assert_array_equal(cp.linspace(np.zeros(2), np.full(2, sys.float_info.min), 10).get(), want)
+
+
+def check_grid(c, n):
+    if isinstance(n, tuple):
+        assert isinstance(c, tuple) and len(c) == len(n)
+        for ci, ni in zip(c, n):
+            check_close(ci, ni)
+    else:
+        check_close(c, n)
+
+
+def check_close(c, n):
+    assert isinstance(c, cp.ndarray) and c.shape == n.shape and c.dtype == n.dtype
+    np.testing.assert_allclose(c.get(), n, rtol=1e-12)
+
+
+@pytest.mark.parametrize("grid", ["mgrid", "ogrid"])
+def test_mgrid_ogrid(device, rng, grid):
+    lo, hi = sorted(rng.uniform(-20, 20, 2))
+    i, j = sorted(int(v) for v in rng.integers(-9, 9, 2))
+    n = int(rng.integers(2, 9))
+    keys = [np.s_[0:], np.s_[3:], np.s_[i:j], np.s_[i:j + 5:2], np.s_[lo:hi:n * 1j], np.s_[lo:hi:1j],
+            np.s_[i:j + 4, lo:hi:n * 1j], np.s_[0:5:2.5, i:j + 3], np.s_[lo:hi:n * 1j, i:j + 2, 0:2]]
+    for key in keys:
+        check_grid(getattr(cp, grid)[key], getattr(np, grid)[key])
+    # Array bounds broadcast against the points (as NumPy's).
+    a, b = rng.uniform(-5, 0, (n, 1)), rng.uniform(0, 5, (n, 1))
+    ca, cb = cp.asarray(a), cp.asarray(b)
+    check_grid(getattr(cp, grid)[ca:cb:n * 1j], getattr(np, grid)[a:b:n * 1j])
+    check_grid(getattr(cp, grid)[ca:cb:n * 1j, ca:cb:n * 1j], getattr(np, grid)[a:b:n * 1j, a:b:n * 1j])

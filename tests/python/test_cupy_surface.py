@@ -64,6 +64,13 @@ def test_memory_pools(device):
         cp.cuda.set_pinned_memory_allocator(3)
     with pytest.raises(NotImplementedError):
         cp.cuda.set_allocator(lambda n: None)
+    with cp.cuda.using_allocator(cp.get_default_memory_pool().malloc):  # copper's own pool: accepted
+        np.testing.assert_array_equal(cp.arange(4).get(), np.arange(4))
+    with cp.cuda.using_allocator(None):
+        pass
+    with pytest.raises(NotImplementedError):
+        with cp.cuda.using_allocator(lambda n: None):
+            pass
     assert cp.cuda.memory.MemoryPool is cp.cuda.MemoryPool
     assert cp.cuda.pinned_memory.PinnedMemoryPool is cp.cuda.PinnedMemoryPool
 

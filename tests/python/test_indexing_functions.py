@@ -1,5 +1,7 @@
 """NumPy's indexing routines (take, put, compress, nonzero, ix_, unravel_index, ...)
 and ufunc.at (copper._core._ufunc_at), with NumPy as the oracle on both devices."""
+import re
+
 import numpy as np
 import pytest
 
@@ -323,3 +325,26 @@ def test_r_c_s(device, rng, dtype):
         cp.r_["0,2", [1, 2, 3], [4, 5, 6]]
     assert cp.s_[1:2, ::3] == np.s_[1:2, ::3] and cp.s_[2] == 2
     assert cp.index_exp[2] == (2,) and cp.index_exp[1, ...] == (1, Ellipsis)
+
+
+@pytest.mark.parametrize("out_dtype", [np.int16, np.uint8, np.bool_, np.int64, np.float32, np.float64])
+def test_take_out_dtype_and_check_order(device, rng, out_dtype):
+    """take(out=): out must convert safely to a's dtype (the result goes back unsafely), and
+    out= is checked before any index, as NumPy does."""
+    a = random_array(rng, (3, 4, 5), np.int32)
+    i = rng.integers(0, 3, (2, 3))
+    try:
+        want = np.zeros((2, 3), out_dtype)
+        a.take(i, out=want)
+    except TypeError as e:
+        with pytest.raises(TypeError, match=re.escape(str(e))):
+            cp.asarray(a).take(cp.asarray(i), out=cp.zeros((2, 3), out_dtype))
+        with pytest.raises(TypeError):  # before the out-of-bounds index
+            cp.asarray(a).take(cp.asarray(i + 100), out=cp.zeros((2, 3), out_dtype))
+    else:
+        out = cp.zeros((2, 3), out_dtype)
+        assert cp.asarray(a).take(cp.asarray(i), out=out) is out
+        np.testing.assert_array_equal(out.get(), want)
+    for xp in (np, cp):
+        with pytest.raises(ValueError, match="output array does not match result of ndarray.take"):
+            xp.asarray(np.float32(1)).take(xp.asarray(5), out=xp.zeros(1, np.float32))

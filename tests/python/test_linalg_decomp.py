@@ -547,3 +547,17 @@ def test_singular_solve_without_right_hand_sides_and_empty_cond(device):
                 x.linalg.cond(x.empty((2, 0, 0)), p)
     got = cp.linalg.solve(cp.eye(3), cp.empty((3, 0)))
     assert got.shape == (3, 0) and got.dtype == np.float64
+
+
+@pytest.mark.parametrize("shape", [(0, 0), (2, 0, 0), (3, 0), (0, 4)])
+def test_cond_and_pinv_of_empty_matrices(device, rng, shape):
+    """cond has no value for empty matrices (NumPy's LinAlgError); pinv's empty result keeps the dtype."""
+    for xp in (np, cp):
+        with pytest.raises(np.linalg.LinAlgError, match="cond is not defined on empty arrays"):
+            xp.linalg.cond(xp.empty(shape), "fro" if shape[-1] == shape[-2] else None)
+    for dtype in (np.int32, np.bool_, np.float32, np.complex64):
+        want = np.linalg.pinv(np.empty(shape, dtype))
+        got = cp.linalg.pinv(cp.empty(shape, dtype))
+        assert got.dtype == want.dtype and got.shape == want.shape
+    a = random_array(rng, (0, 3, 3), np.float64)  # an empty stack of non-empty matrices is fine
+    assert cp.linalg.cond(cp.asarray(a)).shape == np.linalg.cond(a).shape

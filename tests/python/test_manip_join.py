@@ -157,3 +157,21 @@ def test_split_errors(device):
         cp.split(c, 0)
     with pytest.raises(IndexError):  # NumPy: IndexError; copper's AxisError is one
         cp.split(c, 2, 3)
+
+
+@pytest.mark.parametrize("name", ["concatenate", "stack", "hstack", "vstack"])
+@pytest.mark.parametrize("dtype", [np.float32, np.int64, np.bool_])
+def test_join_complex_warning(device, rng, name, dtype):
+    """dtype= with casting='unsafe' from complex: NumPy's ComplexWarning, once per input."""
+    import warnings
+    z = rng.standard_normal((2, 3)) + 1j * rng.standard_normal((2, 3))
+    counts = []
+    for xp in (np, cp):
+        a = xp.asarray(z)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            r = getattr(xp, name)((a, a, a), dtype=dtype, casting="unsafe")
+        assert all(w.category is np.exceptions.ComplexWarning for w in caught)
+        counts.append(len(caught))
+        assert r.dtype == dtype
+    assert counts[0] == counts[1]

@@ -131,3 +131,11 @@ def test_copyto_scalars_and_errors(device):
         cp.copyto(d, cp.zeros(3, dtype=np.int32))
     with pytest.raises(TypeError, match="according to the rule 'same_kind'"):
         cp.copyto(d, cp.zeros(2))
+
+
+def test_roll_axis_must_be_an_integer(device, rng):
+    x = random_array(rng, (5, 2), np.int64)
+    for xp in (np, cp):
+        for axis in ("0", ["0"], (1, "x")):
+            with pytest.raises(TypeError, match="object cannot be interpreted as an integer"):
+                xp.roll(xp.asarray(x), 2, axis=axis)

@@ -335,3 +335,14 @@ def test_shape_setter_refuses_copy(device, rng):
     nv.shape, cv.shape = (3, 1, 2), (3, 1, 2)  # a transposed view: inserting a unit axis needs no copy
     check(cv, nv)
     assert cv.base is c and cv.strides == nv.strides
+
+
+def test_copy_flag_rejects_strings(device, rng):
+    """copy='False' would read as True: NumPy 2.1 refuses strings for copy= (reshape, array)."""
+    a = rng.standard_normal((2, 3, 4))
+    for xp in (np, cp):
+        x = xp.asarray(a)
+        for call in (lambda: x.reshape(4, 3, 2, copy="False"), lambda: xp.reshape(x, (4, 6), copy=""),
+                     lambda: xp.array(x, copy="False"), lambda: xp.asarray(x, copy="True")):
+            with pytest.raises(ValueError, match="strings are not allowed for 'copy' keyword"):
+                call()

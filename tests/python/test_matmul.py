@@ -168,3 +168,60 @@ def test_matmul_precision_setting():
         cp.set_matmul_precision("highest")
     with pytest.raises(ValueError, match="matmul precision must be 'highest' or 'tf32'"):
         cp.set_matmul_precision("fast")
+
+
+@pytest.mark.parametrize("out_dtype", [np.bool_, np.int8, np.float32, np.complex128])
+def test_matmul_casting_and_dtype(device, rng, out_dtype):
+    """casting= governs out= (and dtype='s input casts); dtype= is the loop's type."""
+    a, b = random_array(rng, (2, 3, 4), np.float64, -5, 5), random_array(rng, (4, 5), np.float64, -5, 5)
+    ca, cb = cp.asarray(a), cp.asarray(b)
+    want = np.zeros((2, 3, 5), out_dtype)
+    np.matmul(a, b, out=want, casting="unsafe")
+    out = cp.zeros((2, 3, 5), out_dtype)
+    assert cp.matmul(ca, cb, out=out, casting="unsafe") is out
+    check_product(out.astype(want.dtype), want, a, b, 4) if want.dtype.kind in "fc" else \
+        np.testing.assert_array_equal(out.get(), want)
+    i, j = random_array(rng, (3, 4), np.int16), random_array(rng, (4, 2), np.int16)
+    check_product(cp.matmul(cp.asarray(i), cp.asarray(j), dtype=np.float32),
+                  np.matmul(i, j, dtype=np.float32), i, j, 4)
+    for xp in (np, cp):
+        x, y = xp.asarray(a), xp.asarray(b)
+        with pytest.raises(TypeError, match="Cannot cast ufunc 'matmul' input 0 from dtype\\('float64'\\) to "
+                                            "dtype\\('int32'\\) with casting rule 'same_kind'"):
+            xp.matmul(x, y, dtype=np.int32)
+        with pytest.raises(TypeError, match="Cannot cast ufunc 'matmul' output .* with casting rule 'safe'"):
+            xp.matmul(x, y, out=xp.zeros((2, 3, 5), np.float32), casting="safe")
+        with pytest.raises(TypeError, match="axis can only be used with a single shared core dimension"):
+            xp.matmul(x, y, axis=0)
+
+
+@pytest.mark.parametrize("sa, sb, axes", [
+    ((2, 5, 3, 2, 3, 4), (3, 5, 1, 1, 1, 4), [(1, 2), (0, 1), (0, 1)]),
+    ((3, 2, 4, 4), (4, 4, 3, 2), [(0, 1), (-1, -2), (-2, -1)]),
+    ((4, 3), (2, 4, 5), [(1, 0), (1, 2), (2, 0)]),
+    ((3,), (2, 3, 4), [(0,), (1, 2), 1]),
+    ((3,), (3,), [0, 0, ()]),
+])
+def test_matmul_axes(device, rng, sa, sb, axes):
+    """axes= says where each operand's core dimensions lie (NumPy's gufunc axes)."""
+    a, b = random_array(rng, sa, np.float64), random_array(rng, sb, np.float64)
+    want = np.matmul(a, b, axes=axes)
+    got = cp.matmul(cp.asarray(a), cp.asarray(b), axes=axes)
+    assert got.shape == want.shape and got.dtype == want.dtype
+    np.testing.assert_allclose(got.get(), want, rtol=1e-12, atol=1e-9)
+    out = cp.zeros(want.shape)
+    assert cp.matmul(cp.asarray(a), cp.asarray(b), axes=axes, out=out) is out
+    np.testing.assert_allclose(out.get(), want, rtol=1e-12, atol=1e-9)
+    # numpy.matmul on copper arrays dispatches here (NEP 13), axes and all.
+    np.testing.assert_allclose(np.matmul(cp.asarray(a), cp.asarray(b), axes=axes).get(), want, rtol=1e-12, atol=1e-9)
+
+
+def test_matmul_axes_errors(device):
+    for xp in (np, cp):
+        a, b, v = xp.ones((2, 3)), xp.ones((3, 4)), xp.ones(3)
+        with pytest.raises(ValueError, match="axes should be a list with an entry for all 3 inputs and outputs"):
+            xp.matmul(v, v, axes=[0, 0])
+        with pytest.raises(np.exceptions.AxisError, match="matmul: operand 2 has 2 core dimensions"):
+            xp.matmul(a, b, axes=[(0, 1), (0, 1), (0,)])
+        with pytest.raises(np.exceptions.AxisError):
+            xp.matmul(a, b, axes=[(0, 5), (0, 1), (0, 1)])

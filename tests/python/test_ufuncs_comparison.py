@@ -176,3 +176,30 @@ def test_eq_ne_defer_to_objects_with_their_own(device):
     assert_same(c != _OwnEq(), n != _OwnEq(), "not_equal")
     with pytest.raises(TypeError):
         c + None
+
+
+class _EqualsTwoOrFour:
+    def __eq__(self, other):
+        return (other == 2) | (other == 4)
+
+    __hash__ = None
+
+
+class _EqualsTwoOrFourSub(_EqualsTwoOrFour):
+    pass
+
+
+class _UnequalTwoOrFour:
+    def __ne__(self, other):
+        return (other == 2) | (other == 4)
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.float64])
+@pytest.mark.parametrize("value", [_EqualsTwoOrFour(), _EqualsTwoOrFourSub(), _UnequalTwoOrFour()])
+def test_compare_with_objects_defining_eq_or_ne(device, rng, dtype, value):
+    """x != obj with only obj.__eq__: NumPy asks each element, whose default __ne__ is the negated
+    __eq__; with only obj.__ne__ it is used, and == falls back to identity (all False)."""
+    a = rng.integers(0, 7, (3, 4)).astype(dtype)
+    c = cp.asarray(a)
+    np.testing.assert_array_equal((c != value).get(), a != value)
+    np.testing.assert_array_equal((c == value).get(), a == value)

@@ -199,3 +199,35 @@ def test_unsupported_operand_objects(device):
             bad - a
         with pytest.raises(TypeError):
             cp.add(a, bad)
+
+
+def complex_warnings(fn):
+    import warnings
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fn()
+    assert all(w.category is np.exceptions.ComplexWarning for w in caught), [w.category for w in caught]
+    return len(caught)
+
+
+@pytest.mark.parametrize("out_dtype", [np.float64, np.float16, np.int32, np.bool_, np.complex64])
+def test_complex_warning_on_unsafe_casts(device, rng, out_dtype):
+    """NumPy warns (ComplexWarning) once per cast that drops imaginary parts: out=, dtype=."""
+    z = random_array(rng, (2, 3), np.complex128)
+    r = random_array(rng, (2, 3), np.float64)
+    for xp in (np, cp):
+        a, b = xp.asarray(z), xp.asarray(r)
+        cases = [lambda: xp.add(a, a, out=xp.zeros((2, 3), out_dtype), casting="unsafe"),
+                 lambda: xp.add(a, a, dtype=out_dtype, casting="unsafe"),
+                 lambda: xp.add(a, b, dtype=out_dtype, casting="unsafe")]
+        counts = [complex_warnings(f) for f in cases]
+        if xp is np:
+            want = counts
+        else:
+            assert counts == want
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        big = cp.zeros(1 << 17, cp.complex128)  # big enough that the work runs without the GIL
+        with pytest.raises(np.exceptions.ComplexWarning):
+            cp.add(big, big, out=cp.zeros(1 << 17), casting="unsafe")

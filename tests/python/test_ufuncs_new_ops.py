@@ -175,7 +175,7 @@ def test_nan_to_num(device, dtype):
         assert g.dtype == e.dtype
         np.testing.assert_array_equal(g.get(), e)
     c = cp.asarray(a)
-    assert cp.nan_to_num(c, copy=False) is not None
+    assert cp.nan_to_num(c, copy=False) is c  # in place: the array itself, as NumPy's
     np.testing.assert_array_equal(c.get(), np.nan_to_num(a))
 
 
@@ -248,3 +248,18 @@ def test_array_equal_equiv(device):
         assert cp.array_equiv(cp.asarray(x), cp.asarray(y)) == np.array_equiv(x, y)
     assert cp.array_equiv(cp.asarray([1, 2]), cp.asarray([[1, 2], [1, 3]])) is False
     assert cp.array_equal([1, 2], [1, 2]) is True
+
+
+@pytest.mark.parametrize("name", ["gcd", "lcm"])
+def test_gcd_lcm_reject_bool_operands(device, rng, name):
+    """Bool operands alone find no integer loop (NumPy's TypeError); with an integer, they promote."""
+    b = rng.integers(0, 2, (3, 4)).astype(bool)
+    for xp in (np, cp):
+        x = xp.asarray(b)
+        for args in ((x, x), (x, True), (True, x)):
+            with pytest.raises(TypeError, match=f"ufunc '{name}' did not contain a loop with signature matching types"):
+                getattr(xp, name)(*args)
+    i = rng.integers(-9, 9, (3, 4)).astype(np.int16)
+    got, want = getattr(cp, name)(cp.asarray(b), cp.asarray(i)), getattr(np, name)(b, i)
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got.get(), want)

@@ -263,6 +263,25 @@ def test_clip_python_ints_past_the_range(device, rng):
         cp.clip(cp.asarray(a), 400, 300)
 
 
+def test_clip_bounds_given_or_left_out(device, rng):
+    """NumPy's rule: both bounds positionally (None: no bound), or neither and min=/max=."""
+    a = random_array(rng, (5,), np.float64)
+    for args, kw in [((), {}), ((-3, None), {}), ((None, 4), {}), ((None, None), {}), ((), {"max": 2}),
+                     ((), {"min": -1, "max": None})]:
+        check(lambda *x: np.clip(*x, **kw), lambda *x: cp.clip(*x, **kw), (a,) + args, (cp.asarray(a),) + args,
+              "clip")
+    for xp in (np, cp):
+        x = xp.asarray(a)
+        with pytest.raises(TypeError, match="missing 1 required positional argument: 'a_max'"):
+            xp.clip(x, 3)
+        with pytest.raises(TypeError, match="missing 1 required positional argument: 'a_min'"):
+            xp.clip(x, a_max=3)
+        with pytest.raises(ValueError, match="Passing `min` or `max` keyword argument"):
+            xp.clip(x, 1, 3, max=2)
+    assert_same(cp.asarray(a).clip(1), a.clip(1), "clip")
+    assert_same(cp.asarray(a).clip(max=2), a.clip(max=2), "clip")
+
+
 def test_clip_nan(device):
     a = np.array([1.0, np.nan, -3.0, 7.0])
     check(np.clip, cp.clip, (a, 0, 5), (cp.asarray(a), 0, 5), "clip")
