@@ -268,7 +268,6 @@ bool defer_elementwise(ops::UfuncId op, DType loop, std::span<const DeferredInpu
     if (!chain_access(*inputs[k].array, shape, false, accesses[naccess])) return false;
     ++naccess;
   }
-  std::shared_ptr<Buffer> fresh;
   ndarray made;
   if (out) {
     if (out->dtype() != result_dtype || !chain_access(*out, shape, true, accesses[naccess])) return false;
@@ -279,8 +278,8 @@ bool defer_elementwise(ops::UfuncId op, DType loop, std::span<const DeferredInpu
     ++naccess;
   } else {
     if (out_strides != c_strides(shape, itemsize(result_dtype))) return false;
-    fresh = be.allocate(static_cast<std::size_t>(size * itemsize(result_dtype)));
-    made = ndarray(fresh, result_dtype, shape, out_strides, 0);
+    made = ndarray(be.allocate(static_cast<std::size_t>(size * itemsize(result_dtype))), result_dtype, shape,
+                   out_strides, 0);
     accesses[naccess++] = Access{&made.buffer(), 0, false, true};
   }
   const std::span<const Access> touched(accesses.data(), static_cast<std::size_t>(naccess));
