@@ -79,8 +79,36 @@ Order order_arg(nb::handle order) {
 }
 
 // take(..., out=o) hands back o itself (NumPy).
+// take(out=)'s dtype check as the installed NumPy makes it. NumPy 2.5 casts the result into
+// out and warns (DeprecationWarning) where that changes the kind; earlier versions required
+// out to convert safely to a's dtype (the wrong direction) and raised TypeError.
+void check_take_out(const ndarray& a, nb::handle out) {
+  if (out.is_none() || !nb::isinstance<ndarray>(out)) return;
+  const DType to = nb::cast<const ndarray&>(out).dtype();
+  static const bool numpy_2_5 = [] {
+    nb::module_ np = nb::module_::import_("numpy");
+    nb::object v = np.attr("lib").attr("NumpyVersion")(np.attr("__version__"));
+    const int at_least = PyObject_RichCompareBool(v.ptr(), nb::str("2.5.0").ptr(), Py_GE);
+    if (at_least < 0) throw nb::python_error();
+    return at_least == 1;
+  }();
+  if (!numpy_2_5) {
+    if (!can_cast(to, a.dtype(), Casting::safe))
+      throw TypeError("Cannot cast array data from dtype('" + std::string(name(to)) + "') to dtype('" +
+                      std::string(name(a.dtype())) + "') according to the rule 'safe'");
+    return;
+  }
+  if (!can_cast(a.dtype(), to, Casting::same_kind) &&
+      PyErr_WarnEx(PyExc_DeprecationWarning,
+                   "Implicit casting of output to a different kind is deprecated. In a future version, this will "
+                   "result in an error. (Deprecated NumPy 2.5)",
+                   1) < 0)
+    throw nb::python_error();
+}
+
 nb::object take_py(nb::handle a, nb::handle indices, nb::handle axis, nb::handle out, nb::handle mode) {
   ndarray x = as_array(a);
+  check_take_out(x, out);
   ndarray r = take(x, index_like(indices, x.device()), axis_arg(axis), mode_from_py(mode),
                    out_arg(out, "output must be an array"));
   if (!out.is_none()) return nb::borrow(out);

@@ -122,7 +122,10 @@ void def_comparison(ArrayClass& cls, const char* name, const Binary& op, bool un
       [fn, name, unequal](const ndarray& self, nb::handle other) -> nb::object {
         if (auto o = other_operand(other, self.device())) return nb::cast((*fn)(self, *o, {}));
         nb::handle base = reinterpret_cast<PyObject*>(&PyBaseObject_Type);
-        if (!nb::getattr(other.type(), name).is(nb::getattr(base, name))) return nb::borrow(Py_NotImplemented);
+        // (None counts as having none: NoneType's own comparison, where a Python version has
+        // one, only knows None.)
+        if (!other.is_none() && !nb::getattr(other.type(), name).is(nb::getattr(base, name)))
+          return nb::borrow(Py_NotImplemented);
         // x != obj where obj has only __eq__: NumPy asks each element, and Python's default
         // __ne__ answers `not obj.__eq__(x)`; an __eq__ that takes the whole array does it at once.
         if (unequal && !nb::getattr(other.type(), "__eq__").is(nb::getattr(base, "__eq__"))) {

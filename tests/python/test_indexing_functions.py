@@ -1,6 +1,7 @@
 """NumPy's indexing routines (take, put, compress, nonzero, ix_, unravel_index, ...)
 and ufunc.at (copper._core._ufunc_at), with NumPy as the oracle on both devices."""
 import re
+import warnings
 
 import numpy as np
 import pytest
@@ -329,13 +330,21 @@ def test_r_c_s(device, rng, dtype):
 
 @pytest.mark.parametrize("out_dtype", [np.int16, np.uint8, np.bool_, np.int64, np.float32, np.float64])
 def test_take_out_dtype_and_check_order(device, rng, out_dtype):
-    """take(out=): out must convert safely to a's dtype (the result goes back unsafely), and
-    out= is checked before any index, as NumPy does."""
+    """take(out=) as the installed NumPy: from NumPy 2.5 the result goes into out unsafely,
+    with a DeprecationWarning where the kind changes; before, out had to convert safely to
+    a's dtype (TypeError, checked before any index)."""
     a = random_array(rng, (3, 4, 5), np.int32)
     i = rng.integers(0, 3, (2, 3))
+
+    def deprecations(fn):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            fn()
+        return [str(w.message) for w in caught if w.category is DeprecationWarning]
+
+    want = np.zeros((2, 3), out_dtype)
     try:
-        want = np.zeros((2, 3), out_dtype)
-        a.take(i, out=want)
+        expected = deprecations(lambda: a.take(i, out=want))
     except TypeError as e:
         with pytest.raises(TypeError, match=re.escape(str(e))):
             cp.asarray(a).take(cp.asarray(i), out=cp.zeros((2, 3), out_dtype))
@@ -343,7 +352,9 @@ def test_take_out_dtype_and_check_order(device, rng, out_dtype):
             cp.asarray(a).take(cp.asarray(i + 100), out=cp.zeros((2, 3), out_dtype))
     else:
         out = cp.zeros((2, 3), out_dtype)
-        assert cp.asarray(a).take(cp.asarray(i), out=out) is out
+        got = deprecations(lambda: cp.asarray(a).take(cp.asarray(i), out=out))
+        assert got == expected
+        assert cp.take(cp.asarray(a), cp.asarray(i), out=out) is out
         np.testing.assert_array_equal(out.get(), want)
     for xp in (np, cp):
         with pytest.raises(ValueError, match="output array does not match result of ndarray.take"):

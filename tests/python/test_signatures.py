@@ -48,8 +48,8 @@ def test_wrappers_forward_every_call_unchanged(device, rng):
     x = rng.standard_normal(7)
     idx = rng.integers(-7, 7, size=4)
     np.testing.assert_array_equal(cp.take(cp.asarray(x, device=device), idx).get(), np.take(x, idx))
-    with pytest.raises(IndexError):  # errors pass through as they are
-        cp.take(cp.asarray(x, device=device), [9])
+    with pytest.raises(IndexError):  # errors pass through as they are (a GPU's at the next synchronization)
+        cp.take(cp.asarray(x, device=device), [9]).get()
     with pytest.raises(TypeError):
         cp.zeros(3, bogus=1)
 
