@@ -192,6 +192,13 @@ class Backend {
   // Stable argsort of each row by several keys (each (rows, n), C-contiguous, any
   // dtypes); the last key decides first. indices: int64 (rows, n), C-contiguous.
   virtual void lexsort_rows(std::span<const ArrayView> keys, const ArrayView& indices) = 0;
+  // The middle pair of each row's sorted values (median, nanmedian): rows is (R, n),
+  // n >= 1, C-contiguous, of a real dtype; out is (R, 2), rows' dtype, C-contiguous.
+  // out[r] gets the values at positions (m-1)/2 and m/2 of row r in NumPy's order, m
+  // being n, or with skip_nan the row's count of non-NaN values; a row with a NaN
+  // (with skip_nan: a row of NaNs only) gets two NaNs. Returns false, writing nothing,
+  // where the backend has no better way than sorting the rows (the caller sorts).
+  virtual bool middle_pair(const ArrayView& /*rows*/, bool /*skip_nan*/, const ArrayView& /*out*/) { return false; }
   // out[i] = where queries[i] goes in the ascending 1-d `sorted`: before the first equal
   // element (left) or after the last (right). sorted, queries and out (int64, queries'
   // shape) are C-contiguous; sorted and queries share one dtype.

@@ -210,3 +210,28 @@ def test_quantile_large_rows(device, rng):
                    rtol=1e-12)
     assert_matches(cp.quantile(cp.asarray(a), 0.3), np.quantile(a, 0.3), rtol=1e-6)
 
+
+
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("n", [1, 2, 7, 8, 1000, 1001])
+def test_median_selection_many_rows(device, rng, dtype, n):
+    """Enough rows for the GPU's per-row selection (Backend::middle_pair): few distinct
+    values (long runs of equal keys around the middle), negative zeros, infinities, NaN
+    rows; median and nanmedian bit-for-bit as NumPy's (equal middles, exact means)."""
+    rows = 40
+    if np.dtype(dtype).kind == "f":
+        pool = np.array([-np.inf, -2.5, -0.0, 0.0, 1.0, 1.0, 3.0, np.inf, 65504.0], dtype)
+        a = pool[rng.integers(0, len(pool), (rows, n))]
+        a[3] = random_array(rng, (n,), dtype)
+        a[5, rng.integers(0, n)] = np.nan  # one NaN
+        a[7] = np.nan  # all NaN
+        a[9, : n // 2] = np.nan  # half NaN
+    else:
+        a = random_array(rng, (rows, n), dtype)
+        a[::2] = a[::2] % 3 if dtype is not np.bool_ else a[::2]
+    x = cp.asarray(a)
+    assert_matches(cp.median(x, axis=1), quiet(np.median, a, axis=1))
+    assert_matches(cp.median(x.T, axis=0), quiet(np.median, a.T, axis=0))
+    if np.dtype(dtype).kind == "f":
+        assert_matches(cp.nanmedian(x, axis=1), quiet(np.nanmedian, a, axis=1))
+        assert_matches(cp.nanmedian(x, axis=1, keepdims=True), quiet(np.nanmedian, a, axis=1, keepdims=True))

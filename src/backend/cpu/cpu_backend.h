@@ -43,6 +43,7 @@ class CpuBackend final : public backend::Backend {
   // cpu_sort.cpp (vqsort or std::sort), cpu_search.cpp
   void sort_rows(const ArrayView& in, const ArrayView* values, const ArrayView* indices) override;
   void lexsort_rows(std::span<const ArrayView> keys, const ArrayView& indices) override;
+  bool middle_pair(const ArrayView& rows, bool skip_nan, const ArrayView& out) override;
   void searchsorted(const ArrayView& sorted, const ArrayView& queries, bool right, const ArrayView& out) override;
   std::int64_t flag_positions(const ArrayView& flags, const ArrayView& out) override;
   // cpu_indexing_gather.cpp, cpu_indexing_apply.cpp, cpu_indexing_compact.cpp

@@ -51,6 +51,7 @@ class CudaBackend final : public backend::Backend {
   // cuda_sort.cpp (CUB radix sorts compiled ahead of time, cub/aot_sort.h), cuda_search.cpp
   void sort_rows(const ArrayView& in, const ArrayView* values, const ArrayView* indices) override;
   void lexsort_rows(std::span<const ArrayView> keys, const ArrayView& indices) override;
+  bool middle_pair(const ArrayView& rows, bool skip_nan, const ArrayView& out) override;
   void searchsorted(const ArrayView& sorted, const ArrayView& queries, bool right, const ArrayView& out) override;
   std::int64_t flag_positions(const ArrayView& flags, const ArrayView& out) override;
   // cuda_dense_solver.cpp (cuSOLVER loaded at run time)
