@@ -1,6 +1,8 @@
 // unique and the set functions, composed as NumPy's are: a sort (or stable argsort),
 // run starts (not_equal of neighbours), their positions (Backend::flag_positions) and
 // gathers (Backend::take_rows). Output sizes depend on data: one host read per compaction.
+// Integers over a small range count instead of sorting (unique_by_counting).
+#include "api/histogram_support.h"
 #include "api/sorting_support.h"
 #include "copper/creation.hpp"
 #include "copper/errors.hpp"
@@ -64,9 +66,48 @@ UniqueResult unique_sorted(const ndarray& aux, const ndarray& mask, const std::o
   return r;
 }
 
+// unique of integers whose range [min, max] is small next to their count: a histogram with
+// one bin per integer gives the unique values (the bins in use) and their counts, and the
+// inverse is each value's rank among the bins in use: two reductions (min and max, one host
+// read) and a counting pass over the data instead of a radix sort's several read-write
+// passes. Nothing when the range is too wide or the input small (the caller sorts).
+std::optional<UniqueResult> unique_by_counting(const ndarray& flat, bool return_inverse, bool return_counts) {
+  constexpr std::int64_t kMinSize = 1 << 14, kMaxBins = 1 << 20;
+  const DType t = flat.dtype();
+  const std::int64_t n = flat.size();
+  if (n < kMinSize || !(is_integer(t) || t == DType::bool_) || t == DType::uint64) return std::nullopt;
+  const std::vector<std::int64_t> lo_hi =
+      concatenate({amin(flat).astype(DType::int64).reshape({1}), amax(flat).astype(DType::int64).reshape({1})})
+          .to_vector<std::int64_t>();
+  const std::uint64_t span = static_cast<std::uint64_t>(lo_hi[1]) - static_cast<std::uint64_t>(lo_hi[0]);
+  if (span >= static_cast<std::uint64_t>(std::min(kMaxBins, 4 * n))) return std::nullopt;
+  const std::int64_t lo = lo_hi[0], nbins = static_cast<std::int64_t>(span) + 1;
+  const ndarray edges = arange(Scalar(lo), Scalar(lo + nbins + 1), Scalar(1), DType::int64, flat.device());
+  const ndarray counts = api::count_into_bins({{flat, edges, backend::HistogramBins::uniform_edges}}, std::nullopt,
+                                              Shape{nbins}, DType::int64);
+  const ndarray present = greater(counts, 0);
+  const ndarray bins = api::true_positions(present);
+  UniqueResult r;
+  r.values = add(bins, lo).astype(t);
+  if (return_counts) r.counts = api::take_first_axis(counts, bins);
+  if (return_inverse) {
+    const ndarray rank = subtract(cumsum(present, 0, DType::int64), 1);
+    ndarray offset = flat.astype(DType::int64);
+    subtract(offset, lo, into(offset));
+    r.inverse = api::take_first_axis(rank, offset);
+  }
+  return r;
+}
+
 UniqueResult unique_flat(const ndarray& ar, bool return_index, bool return_inverse, bool return_counts,
                          bool equal_nan) {
   const ndarray flat = ravel(ar);
+  if (!return_index) {
+    if (auto counted = unique_by_counting(flat, return_inverse, return_counts)) {
+      if (counted->inverse) counted->inverse = reshape(*counted->inverse, ar.shape());
+      return *counted;
+    }
+  }
   std::optional<ndarray> perm;
   ndarray aux;
   if (return_index || return_inverse) {

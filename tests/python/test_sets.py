@@ -152,3 +152,29 @@ def test_unique_hypothesis(dev, data):
     m = np.array(data.draw(st.lists(values, max_size=30)), dtype=n.dtype)
     got = cp.isin(cp.asarray(n, device=dev), cp.asarray(m, device=dev))
     assert_same(got, np.isin(n, m))
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.uint8, np.int16, np.int32, np.uint32, np.int64])
+@pytest.mark.parametrize("span", [1, 3, 1000, 70000, 10**6])
+def test_unique_of_integers_over_a_small_range(device, rng, dtype, span):
+    """Large integer inputs whose range is small next to their size count instead of
+    sorting: values, counts and the inverse as NumPy's, negative and offset ranges, the
+    dtype's extremes, and ranges too wide for counting (the sort)."""
+    info = np.iinfo(dtype) if dtype is not np.bool_ else None
+    n = 50000
+    if info is None:
+        a = rng.integers(0, 2, n).astype(bool) if span > 1 else np.ones(n, bool)
+    else:
+        lo = max(int(info.min), -span // 2) if info.min < 0 else 0
+        hi = min(int(info.max), lo + span - 1)
+        a = rng.integers(lo, hi + 1, n, dtype=np.int64).astype(dtype)
+        a[0], a[1] = lo, hi
+        if dtype == np.int64 and span == 1000:
+            a = a + np.int64(2**62)  # far from zero
+    a = a.reshape(250, 200)
+    c = cp.asarray(a)
+    assert_same(cp.unique(c), np.unique(a))
+    for kw in [dict(return_counts=True), dict(return_inverse=True), dict(return_inverse=True, return_counts=True),
+               dict(return_index=True, return_counts=True)]:
+        assert_tuple_same(cp.unique(c, **kw), np.unique(a, **kw))
+    assert_same(cp.unique_counts(c).counts, np.unique_counts(a).counts)
