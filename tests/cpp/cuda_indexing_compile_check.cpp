@@ -104,6 +104,12 @@ void check_sources(testing::CompileTally& tally) {
           tally.compile(std::string("scatter ") + c.name, [&] { return scatter_source(p, 0, winner, wide, true); });
         }
       }
+      if (p.nr == 1 && p.unit <= 4) {  // packed last writers (small elements)
+        tally.compile(std::string("packed scatter check ") + c.name,
+                      [&] { return scatter_check_source(p, 0, true, false, true); });
+        tally.compile(std::string("scatter flush ") + c.name, [&] { return scatter_flush_source(p, true); });
+        tally.compile(std::string("scatter flush unchecked ") + c.name, [&] { return scatter_flush_source(p, false); });
+      }
     }
   }
   IndexPlan p64 = plan_index(view(base, float64, {5000000000LL}, {8}), one_index(c_view(base * 2, int64, {5000000000LL})),

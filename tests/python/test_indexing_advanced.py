@@ -367,3 +367,44 @@ def test_index_hypothesis(dev, shape, idx, data):
         return
     c[to_copper(idx, dev)] = cp.asarray(value, device=dev)
     check(c, n)
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.float16, np.int32, np.float32, np.float64])
+def test_setitem_many_repeats_small_elements(device, rng, dtype):
+    """Repeated random targets over a large array (the GPU packs the last writer and its
+    value into one word for elements of up to 4 bytes): the last write in C order wins,
+    through one and two index arrays, on a strided target, and nothing is written when an
+    index is out of bounds."""
+    n = 30000
+    base = random_array(rng, (n,), dtype)
+    idx = rng.integers(-n, n, n)
+    vals = random_array(rng, (n,), dtype)
+    want = base.copy()
+    want[idx] = vals
+    c = cp.asarray(base)
+    c[cp.asarray(idx)] = cp.asarray(vals)
+    check(c, want)
+    # A strided target and two index arrays.
+    base2 = random_array(rng, (60, 1000), dtype)
+    i, j = rng.integers(0, 30, 5000), rng.integers(-1000, 1000, 5000)
+    v2 = random_array(rng, (5000,), dtype)
+    want2 = base2.copy()
+    want2[::2][i, j] = v2
+    c2 = cp.asarray(base2)
+    c2[::2][cp.asarray(i), cp.asarray(j)] = cp.asarray(v2)
+    check(c2, want2)
+    # Out of bounds: IndexError (a GPU's at the next synchronization) and nothing written.
+    c3 = cp.asarray(base)
+    bad = idx.copy()
+    bad[n // 2] = n
+    with pytest.raises(IndexError, match=f"index {n} is out of bounds for axis 0 with size {n}"):
+        c3[cp.asarray(bad)] = cp.asarray(vals)
+        c3.get()
+    check(c3, base)
+    # put with mode='wrap': repeats after wrapping.
+    c4 = cp.asarray(base)
+    w = rng.integers(-3 * n, 3 * n, n)
+    want4 = base.copy()
+    np.put(want4, w, vals, mode="wrap")
+    cp.put(c4, cp.asarray(w), cp.asarray(vals), mode="wrap")
+    check(c4, want4)

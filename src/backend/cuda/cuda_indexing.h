@@ -96,12 +96,13 @@ std::string unit_loop_begin(bool skip_when_failed);
 std::string index_split_code(const IndexPlan& p);
 
 // The bounds check (and last-writer table, `winner`) over B: cuda_indexing_scatter.cpp.
-std::string scatter_check_source(const IndexPlan& p, int mode, bool winner, bool wide);
+std::string scatter_check_source(const IndexPlan& p, int mode, bool winner, bool wide, bool packed = false);
 
 // The family's generated sources (exposed for the NVRTC compile check); mode is
 // IndexMode as an int (0 raise, 1 wrap, 2 clip).
 std::string gather_source(const IndexPlan& p, int mode);
 std::string scatter_source(const IndexPlan& p, int mode, bool winner, bool wide, bool checked);
+std::string scatter_flush_source(const IndexPlan& p, bool checked);
 std::string scatter_apply_source(const IndexPlan& p, int mode, ops::UfuncId op, DType target, DType loop,
                                  bool binary, bool checked);
 std::string at_keys_source(const IndexPlan& p, int mode);
