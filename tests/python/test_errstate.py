@@ -111,6 +111,9 @@ def test_in_place_and_strided_and_broadcast(device):
 def test_in_place_matches_numpy(device, name, dtype):
     """An output that is also an input (x += y, out=y, strided, past one block of the CPU
     loops): the flags come from the values the op read, not the ones it wrote."""
+    if name == "power" and np.lib.NumpyVersion(np.__version__) >= "2.5.0":
+        pytest.skip("NumPy 2.5's same-shape power loops flag 0**-inf (divide) and 3e38**inf (overflow), which its "
+                    "broadcast loops (test_binary_warnings_match_numpy), NumPy 2.4 and copper do not")
     with np.errstate(all="ignore"):
         values = np.array(SPECIAL).astype(dtype)
     np_fn, cp_fn = getattr(np, name), getattr(cp, name)
