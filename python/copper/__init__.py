@@ -79,3 +79,5 @@ ndarray.set = _ndarray_set
 # (inspect.signature, help(), the array API suite's signature tests).
 from copper import _signatures  # noqa: E402
 _signatures.make_inspectable(globals(), __name__)
+# The array API suite inspects the DLPack export's keyword-only parameters.
+_signatures.make_methods_inspectable(ndarray, ["__dlpack__"])

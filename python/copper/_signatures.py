@@ -7,7 +7,7 @@ and the real default values."""
 import ast
 import inspect
 
-__all__ = ["make_inspectable"]
+__all__ = ["make_inspectable", "make_methods_inspectable"]
 
 _KINDS = inspect.Parameter
 
@@ -84,6 +84,16 @@ def make_inspectable(namespace, module_name):
             sig = signature_of(fn.__wrapped__)
             if sig is not None:
                 fn.__signature__ = sig
+
+
+def make_methods_inspectable(cls, names):
+    """The same for the named methods of a nanobind class (each call goes through one
+    Python function more, so only for methods whose signature callers inspect)."""
+    for name in names:
+        fn = cls.__dict__.get(name)
+        sig = signature_of(fn) if fn is not None else None
+        if sig is not None:
+            setattr(cls, name, _forwarding(fn, sig, cls.__module__))
 
 
 def _forwarding(fn, sig, module_name):

@@ -143,7 +143,23 @@ def _pinv_per_matrix(a, rcond, hermitian):
 def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
     if rtol is not None and tol is not None:
         raise ValueError("`tol` and `rtol` can't be both set.")
-    return _l.matrix_rank(A, tol, hermitian, rtol)
+    if _is_number(tol) and _is_number(rtol):
+        return _l.matrix_rank(A, tol, hermitian, rtol)
+    # Array tolerances, one per matrix of a stack (broadcast against it), as NumPy's.
+    A = _core.asarray(A)
+    if A.ndim < 2:
+        return _l.matrix_rank(A, None, hermitian, None)
+    s = svd(A, compute_uv=False, hermitian=hermitian)
+    if tol is None:
+        tol = _core.max(s, axis=-1, keepdims=True) * _core.expand_dims(_core.asarray(rtol, device=A.device), -1)
+    else:
+        tol = _core.expand_dims(_core.asarray(tol, device=A.device), -1)
+    return _core.count_nonzero(s > tol, axis=-1)
+
+
+def _is_number(x):
+    """None or a Python/NumPy real number (what the C++ matrix_rank takes)."""
+    return x is None or (isinstance(x, (int, float, _np.integer, _np.floating)) and not isinstance(x, bool))
 
 
 # The array API standard's linalg extension: its names and keyword-only signatures over
@@ -178,3 +194,9 @@ matrix_transpose = _core.matrix_transpose
 
 def vecdot(x1, x2, /, *, axis=-1):
     return _core.vecdot(x1, x2, axis=axis)
+
+
+# Keep last: C++ functions bound above become inspectable (inspect.signature).
+from copper import _signatures  # noqa: E402
+
+_signatures.make_inspectable(globals(), __name__)

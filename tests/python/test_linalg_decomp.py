@@ -343,6 +343,14 @@ def test_matrix_rank(device, rng):
     assert int(cp.linalg.matrix_rank(cp.zeros(3)).get()) == 0
     with pytest.raises(ValueError, match="can't be both set"):
         cp.linalg.matrix_rank(ca, tol=1, rtol=1)
+    # Array tolerances: one per matrix of the stack (NumPy broadcasts them), empty stacks.
+    for kw in (dict(tol=np.array([0.01, 0.5, 2.0])), dict(rtol=np.array([0.9, 0.1, 0.5])),
+               dict(rtol=cp.asarray(np.array([0.9, 0.1, 0.5])))):
+        want = np.linalg.matrix_rank(a, **{k: (v.get() if isinstance(v, cp.ndarray) else v) for k, v in kw.items()})
+        np.testing.assert_array_equal(cp.linalg.matrix_rank(ca, **kw).get(), want)
+    e = np.zeros((0, 1, 1), np.float32)
+    got = cp.linalg.matrix_rank(cp.asarray(e), rtol=cp.zeros(0, dtype=np.float32))
+    assert got.shape == (0,) and got.dtype == np.linalg.matrix_rank(e, rtol=np.zeros(0, np.float32)).dtype
 
 
 @pytest.mark.parametrize("n", [0, 1, 2, 3, 5, 8, -1, -3])

@@ -63,3 +63,14 @@ def test_parser_handles_positional_only_and_bracketed_annotations():
     class Overloaded:
         __nb_signature__ = (("def f(a: int) -> None", None, ()), ("def f(a: str) -> None", None, ()))
     assert _signatures.signature_of(Overloaded()) is None
+
+
+def test_linalg_functions_and_dlpack_are_inspectable():
+    """copper.linalg's C++ functions and ndarray.__dlpack__ show their parameters (the array
+    API suite checks the names and keyword-only ones)."""
+    assert list(inspect.signature(cp.linalg.cholesky).parameters) == ["a", "upper"]
+    assert list(inspect.signature(cp.linalg.tensordot).parameters) == ["a", "b", "axes"]
+    sig = inspect.signature(cp.arange(3.0).__dlpack__)
+    assert list(sig.parameters) == ["stream", "max_version", "dl_device", "copy"]
+    assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in sig.parameters.values())
+    assert cp.from_dlpack(cp.arange(3.0)).get().tolist() == [0.0, 1.0, 2.0]
