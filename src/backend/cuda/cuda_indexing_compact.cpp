@@ -11,6 +11,8 @@
 // whatever the method; reading them twice costs 1 byte per bool flag, and no
 // decoupled look-back or second scan is needed (CUB's DeviceSelect would read the
 // flags for the count first as well).
+#include <algorithm>
+
 #include "backend/cuda/aot_call.h"
 #include "backend/cuda/cuda_backend.h"
 #include "backend/cuda/cuda_context.h"
@@ -127,6 +129,8 @@ std::string coordinates_source(DType flag, const CompactLayout& c) {
   return compact_prologue(flag, c) +
          staged_kernel("copper_select_coordinates", "long long", "", "base + k",
                        "      long long p = stage[k];\n      char* row = a.out + (first + k) * a.out_stride;\n"
+                       "      if (a.ndim == 1) {  // the position itself: no division\n"
+                       "        *reinterpret_cast<long long*>(row) = p;\n        continue;\n      }\n"
                        "      for (int d = a.ndim - 1; d >= 0; --d) {\n        const long long q = p / a.shape[d];\n"
                        "        *reinterpret_cast<long long*>(row + d * a.dim_stride) = p - q * a.shape[d];\n"
                        "        p = q;\n      }\n");
@@ -152,6 +156,11 @@ CompactParams compact_params(const ArrayView& flags, const CollapsedLayout& l) {
   a.l = strided_param<2>(l);
   return a;
 }
+
+// One block per tile (the kernels loop, so any grid covers them): the block scheduler
+// overlaps the tiles' loads and stores better than one resident wave looping, as for the
+// contiguous elementwise kernels.
+unsigned tile_grid(long long tiles) { return static_cast<unsigned>(std::min<long long>(tiles, 1LL << 30)); }
 
 void add_layout_key(KeyBuilder& key, DType flag, const CompactLayout& c) {
   key.add(static_cast<unsigned>(flag)).add(static_cast<unsigned>(c.unit)).add(c.flat ? 1u : 0u);
@@ -187,7 +196,7 @@ Selection CudaBackend::select_count(const ArrayView& flags) {
   add_layout_key(key, flags.dtype, c);
   CUfunction fn = get_kernel(index_, key.key(), [&] { return count_source(flags.dtype, c); }, "copper_select_count");
   void* args[] = {&a};
-  launch(index_, fn, grid_for(index_, a.tiles * 256, 256, resident_blocks_per_sm(fn, 256)), 256, args,
+  launch(index_, fn, tile_grid(a.tiles), 256, args,
          "select (count)");
   {  // counts -> offsets in place; the zero after the last tile becomes the total
     AotCall call(index_, "select (offsets)");
@@ -213,7 +222,7 @@ void CudaBackend::select_values(const ArrayView& flags, const Selection& sel, co
   add_layout_key(key, flags.dtype, c);
   CUfunction fn = get_kernel(index_, key.key(), [&] { return values_source(flags.dtype, c); }, "copper_select_values");
   void* args[] = {&a};
-  launch(index_, fn, grid_for(index_, a.tiles * 256, 256, resident_blocks_per_sm(fn, 256)), 256, args,
+  launch(index_, fn, tile_grid(a.tiles), 256, args,
          "select (values)");
 }
 
@@ -235,7 +244,7 @@ void CudaBackend::select_coordinates(const ArrayView& flags, const Selection& se
   CUfunction fn =
       get_kernel(index_, key.key(), [&] { return coordinates_source(flags.dtype, c); }, "copper_select_coordinates");
   void* args[] = {&a};
-  launch(index_, fn, grid_for(index_, a.tiles * 256, 256, resident_blocks_per_sm(fn, 256)), 256, args,
+  launch(index_, fn, tile_grid(a.tiles), 256, args,
          "select (coordinates)");
 }
 
