@@ -78,7 +78,6 @@ Order order_arg(nb::handle order) {
   throw ValueError("only 'C' or 'F' order is permitted");
 }
 
-// take(..., out=o) hands back o itself (NumPy).
 // take(out=)'s dtype check as the installed NumPy makes it. NumPy 2.5 casts the result into
 // out and warns (DeprecationWarning) where that changes the kind; earlier versions required
 // out to convert safely to a's dtype (the wrong direction) and raised TypeError.
@@ -106,6 +105,7 @@ void check_take_out(const ndarray& a, nb::handle out) {
     throw nb::python_error();
 }
 
+// take(..., out=o) hands back o itself (NumPy).
 nb::object take_py(nb::handle a, nb::handle indices, nb::handle axis, nb::handle out, nb::handle mode) {
   ndarray x = as_array(a);
   check_take_out(x, out);

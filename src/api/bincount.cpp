@@ -1,9 +1,7 @@
-// numpy.bincount: one host read for the range of x, then Backend::histogram with the
-// values themselves as bins (a scatter-add).
+// numpy.bincount: one host read for the range of x (api::integer_range), then
+// Backend::histogram with the values themselves as bins (a scatter-add).
 #include "api/histogram_support.h"
 #include "copper/creation.hpp"
-#include "copper/manipulation.hpp"
-#include "copper/reductions.hpp"
 
 namespace copper {
 
@@ -30,11 +28,9 @@ ndarray bincount(const ndarray& x, const std::optional<ndarray>& weights, std::i
   if (x.size() == 0) return zeros(Shape{minlength}, int64, x.device());
   const DType result = weights ? float64 : int64;
   ndarray values = x.dtype() == int64 ? x : x.astype(int64);
-  // min and max in one host read
-  const std::vector<std::int64_t> lo_hi =
-      concatenate({amin(values).reshape({1}), amax(values).reshape({1})}).to_vector<std::int64_t>();
-  if (lo_hi[0] < 0) throw ValueError("'list' argument must have no negative elements");
-  const std::int64_t size = std::max(lo_hi[1] + 1, minlength);
+  const auto [lo, hi] = api::integer_range(values);
+  if (lo < 0) throw ValueError("'list' argument must have no negative elements");
+  const std::int64_t size = std::max(hi + 1, minlength);
   if (weights) {
     api::common_device({&x, &*weights}, x.device());
     check_one_dimensional(*weights);

@@ -66,6 +66,12 @@ ndarray count_into_bins(const std::vector<BinAxis>& axes, const std::optional<nd
   return out;
 }
 
+std::pair<std::int64_t, std::int64_t> integer_range(const ndarray& x) {
+  const std::vector<std::int64_t> lo_hi =
+      concatenate({amin(x).astype(int64).reshape({1}), amax(x).astype(int64).reshape({1})}).to_vector<std::int64_t>();
+  return {lo_hi[0], lo_hi[1]};
+}
+
 std::pair<Scalar, Scalar> outer_edges(const ndarray& x, const HistogramRange& range) {
   Scalar first, last;
   if (range) {

@@ -28,6 +28,10 @@ ndarray count_into_bins(const std::vector<BinAxis>& axes, const std::optional<nd
 // widened by 0.5 each way, with NumPy's scalar arithmetic.
 std::pair<Scalar, Scalar> outer_edges(const ndarray& x, const HistogramRange& range);
 
+// The smallest and largest element of a nonempty integer or bool array, as int64 (uint64
+// past int64's range wraps): two reductions, one host read.
+std::pair<std::int64_t, std::int64_t> integer_range(const ndarray& x);
+
 // Whether 1-D `edges` ever decrease (or, with strict, fail to increase): one host read.
 bool edges_decrease(const ndarray& edges, bool strict);
 

@@ -76,12 +76,10 @@ std::optional<UniqueResult> unique_by_counting(const ndarray& flat, bool return_
   const DType t = flat.dtype();
   const std::int64_t n = flat.size();
   if (n < kMinSize || !(is_integer(t) || t == DType::bool_) || t == DType::uint64) return std::nullopt;
-  const std::vector<std::int64_t> lo_hi =
-      concatenate({amin(flat).astype(DType::int64).reshape({1}), amax(flat).astype(DType::int64).reshape({1})})
-          .to_vector<std::int64_t>();
-  const std::uint64_t span = static_cast<std::uint64_t>(lo_hi[1]) - static_cast<std::uint64_t>(lo_hi[0]);
+  const auto [lo, hi] = api::integer_range(flat);
+  const std::uint64_t span = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo);
   if (span >= static_cast<std::uint64_t>(std::min(kMaxBins, 4 * n))) return std::nullopt;
-  const std::int64_t lo = lo_hi[0], nbins = static_cast<std::int64_t>(span) + 1;
+  const std::int64_t nbins = static_cast<std::int64_t>(span) + 1;
   const ndarray edges = arange(Scalar(lo), Scalar(lo + nbins + 1), Scalar(1), DType::int64, flat.device());
   const ndarray counts = api::count_into_bins({{flat, edges, backend::HistogramBins::uniform_edges}}, std::nullopt,
                                               Shape{nbins}, DType::int64);

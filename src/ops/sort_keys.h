@@ -35,6 +35,13 @@ template <class U> COPPER_SORT_HD bool is_nan_bits(U bits) {
   return U(bits & U(~kSign<U>)) > U(U(~kSign<U>) & U(~kMantissa<U>));
 }
 
+// The bits of a quiet NaN of U's width (float16, float32, float64).
+template <class U> COPPER_SORT_HD U quiet_nan_bits() {
+  if constexpr (sizeof(U) == 2) return U(0x7E00u);
+  else if constexpr (sizeof(U) == 4) return U(0x7FC00000u);
+  else return U(0x7FF8000000000000ull);
+}
+
 // Sign-magnitude to two's-complement order, then -inf moved to 0 so the negative NaNs
 // (below -inf before the shift) wrap around to the top, above the positive NaNs.
 template <class U> COPPER_SORT_HD U float_key_exact(U bits) {

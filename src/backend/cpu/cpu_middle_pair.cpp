@@ -15,13 +15,6 @@ namespace {
 
 namespace sk = ops::sort_keys;
 
-// The bits of a quiet NaN of U's width (float16, float32, float64).
-template <class U> U quiet_nan_bits() {
-  if constexpr (sizeof(U) == 2) return U(0x7E00u);
-  else if constexpr (sizeof(U) == 4) return U(0x7FC00000u);
-  else return U(0x7FF8000000000000ull);
-}
-
 template <class U> void middle_pair_rows(const U* rows, U* out, std::int64_t nrows, std::int64_t n, KeyClass cls,
                                          bool skip_nan) {
   // Rows of fewer elements go several to a task.
@@ -39,7 +32,7 @@ template <class U> void middle_pair_rows(const U* rows, U* out, std::int64_t nro
       U* o = out + 2 * r;
       if constexpr (sizeof(U) > 1) {
         if ((!skip_nan && nans > 0) || m == 0) {
-          o[0] = o[1] = quiet_nan_bits<U>();
+          o[0] = o[1] = sk::quiet_nan_bits<U>();
           continue;
         }
       }

@@ -22,13 +22,6 @@ constexpr int kThreads = 512;
 constexpr int kWarps = kThreads / 32;
 constexpr int kBins = 256;
 
-// The bits of a quiet NaN of U's width (float16, float32, float64).
-template <class U> __device__ __forceinline__ U quiet_nan_bits() {
-  if constexpr (sizeof(U) == 2) return U(0x7E00u);
-  else if constexpr (sizeof(U) == 4) return U(0x7FC00000u);
-  else return U(0x7FF8000000000000ull);
-}
-
 template <class U>
 __global__ void __launch_bounds__(kThreads)
     middle_pair_kernel(const U* rows, long long n, sk::KeyClass cls, bool skip_nan, U* out) {
@@ -70,7 +63,7 @@ __global__ void __launch_bounds__(kThreads)
       // Every thread reads the same count, so the early exit below is uniform.
       const long long m = skip_nan ? n - s_nans : n;
       if ((!skip_nan && s_nans > 0) || m == 0) {
-        if (threadIdx.x == 0) out[2 * blockIdx.x] = out[2 * blockIdx.x + 1] = quiet_nan_bits<U>();
+        if (threadIdx.x == 0) out[2 * blockIdx.x] = out[2 * blockIdx.x + 1] = sk::quiet_nan_bits<U>();
         return;
       }
       k0 = (m - 1) / 2;
