@@ -8,6 +8,7 @@
 
 #include "api/fp_errors_internal.h"
 #include "copper/errors.hpp"
+#include "copper/fusion.hpp"
 
 namespace copper {
 
@@ -111,6 +112,8 @@ std::atomic<void (*)()> fp_scope_exit_hook{nullptr};
 }  // namespace detail
 
 void flush_fp_errors() {
+  // Deferred GPU work recorded in the scope runs first, so its errors are the scope's.
+  if (detail::deferred_pending.load(std::memory_order_acquire)) run_deferred();
   if (auto hook = detail::fp_scope_exit_hook.load()) hook();
 }
 

@@ -24,6 +24,17 @@ namespace {
 // that a chain's operands still fit the per-thread working set.
 constexpr std::size_t kMaxSteps = 48;
 
+// Memory of the chain's results that only the chain still holds (temporaries that died
+// while deferred): they stay allocated until it runs, where eager code would have freed
+// them, so past this many bytes the chain runs first (COPPER_FUSION_MEMORY_MB overrides).
+std::size_t dead_memory_limit() {
+  static const std::size_t limit = [] {
+    const char* v = std::getenv("COPPER_FUSION_MEMORY_MB");
+    return v && *v ? static_cast<std::size_t>(std::strtoull(v, nullptr, 10)) << 20 : std::size_t{1} << 30;
+  }();
+  return limit;
+}
+
 bool fusion_from_environment() {
   const char* v = std::getenv("COPPER_FUSION");
   return v && std::string_view(v) == "1";
@@ -61,6 +72,8 @@ struct Pending {
   std::vector<ErrState> states;               // each step's error state at its call
   std::vector<HeldUse> held;
   std::unordered_map<const Buffer*, BufferUse> uses;
+  std::vector<std::shared_ptr<Buffer>> made;  // results the chain allocated
+  std::size_t made_bytes = 0;
 };
 
 // Never destroyed: it may hold buffers at exit, whose allocators are gone by then.
@@ -93,6 +106,16 @@ bool is_shared_outside(const std::shared_ptr<Buffer>& b) {
 }
 
 bool deferrable(FpMode m) { return m == FpMode::ignore || m == FpMode::warn; }
+
+// Bytes of the chain's results that no one outside the chain holds any more.
+std::size_t dead_bytes(const Pending& p) {
+  std::unordered_map<const Buffer*, long> holders;
+  for (const HeldUse& h : p.held) ++holders[h.buffer.get()];
+  std::size_t bytes = 0;
+  for (const auto& b : p.made)
+    if (b.use_count() == holders[b.get()] + 1) bytes += b->nbytes();  // +1: `made` itself
+  return bytes;
+}
 
 // Whether `a` can join a chain over `shape`, and how it would be touched.
 bool chain_access(const ndarray& a, const Shape& shape, bool write, Access& out) {
@@ -192,6 +215,8 @@ void run_deferred_work() {
       p.states.clear();
       p.held.clear();
       p.uses.clear();
+      p.made.clear();
+      p.made_bytes = 0;
     }
     // Readers of this chain's memory wait on `running`; pending stays set until it is done.
     struct Settle {
@@ -249,7 +274,6 @@ bool defer_elementwise(ops::UfuncId op, DType loop, std::span<const DeferredInpu
   for (const DeferredInput& in : inputs)
     if (!any && in.array) any = in.array;
   const Device device = any ? any->device() : default_device();
-  if (device.type != DeviceType::cpu) return false;  // GPU chains come with their code generator
   backend::Backend& be = backend::backend_for(device);
   if (!be.can_chain(op, loop)) return false;
   const ErrState st = geterr();
@@ -283,6 +307,7 @@ bool defer_elementwise(ops::UfuncId op, DType loop, std::span<const DeferredInpu
     accesses[naccess++] = Access{&made.buffer(), 0, false, true};
   }
   const std::span<const Access> touched(accesses.data(), static_cast<std::size_t>(naccess));
+  std::shared_ptr<void> context = be.chain_context();
 
   backend::ChainStep step;
   step.op = op;
@@ -309,11 +334,18 @@ bool defer_elementwise(ops::UfuncId op, DType loop, std::span<const DeferredInpu
     {
       std::lock_guard lock(p.state);
       const bool empty = p.chain.steps.empty();
-      if (empty || (p.device == device && p.chain.shape == shape && p.chain.steps.size() < kMaxSteps && fits(p, touched))) {
+      const bool over_memory = p.made_bytes > dead_memory_limit() && dead_bytes(p) > dead_memory_limit();
+      if (empty || (p.device == device && p.chain.context == context && p.chain.shape == shape &&
+                    p.chain.steps.size() < kMaxSteps && !over_memory && fits(p, touched))) {
         if (empty) {
           p.device = device;
           p.chain.shape = shape;
           p.chain.size = size;
+          p.chain.context = context;
+        }
+        if (!out) {
+          p.made.push_back(made.buffer());
+          p.made_bytes += made.buffer()->nbytes();
         }
         p.chain.steps.push_back(step);
         detail::deferred_pending.store(true, std::memory_order_release);

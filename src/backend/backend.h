@@ -99,6 +99,9 @@ class Backend {
   // get no deferred work.
   virtual bool can_chain(ops::UfuncId /*op*/, DType /*loop*/) const { return false; }
   virtual void run_chain(Chain& chain);
+  // What must be the same for ops to share a chain, beyond the device (CUDA: the calling
+  // thread's current stream); compared by identity, kept by the chain.
+  virtual std::shared_ptr<void> chain_context() const { return nullptr; }
   // out[...] = cond[...] ? x[...] : y[...]; cond is bool, x, y and out share one dtype.
   virtual void where(const ArrayView& cond, const ArrayView& x, const ArrayView& y,
                      const ArrayView& out) = 0;

@@ -6,6 +6,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "copper/dtype.hpp"
@@ -39,6 +40,9 @@ struct Chain {
   std::int64_t size = 0;
   std::vector<ChainStep> steps;
   std::vector<int> scratch_itemsize;  // per scratch slot
+  // Backend::chain_context() when the first step was recorded; every step shares it (the
+  // CUDA backend's: the stream the ops were called on, which the chain then runs on).
+  std::shared_ptr<void> context;
 };
 
 }  // namespace copper::backend

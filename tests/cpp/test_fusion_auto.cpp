@@ -1,12 +1,14 @@
 // Automatic fusion through the C++ API (copper/fusion.hpp): deferred chains give the eager
 // values, reads run them, temporaries held by no one need no memory, and the switch works.
-// The expected values are computed here in plain C++ loops over random inputs.
+// The expected values are computed here in plain C++ loops over random inputs, on the CPU
+// and, where one is usable, on the GPU (cuda_fused_chain.cpp's generated kernels).
 #include <gtest/gtest.h>
 
 #include <random>
 #include <vector>
 
 #include "copper/copper.hpp"
+#include "copper/cuda.hpp"
 
 namespace {
 using namespace copper;
@@ -16,6 +18,12 @@ struct FusionOn {
   FusionOn() { set_fusion(true); }
   ~FusionOn() { set_fusion(was); }
 };
+
+std::vector<Device> devices() {
+  std::vector<Device> d{cpu};
+  if (copper::cuda::is_available()) d.push_back(Device{DeviceType::cuda, 0});
+  return d;
+}
 
 std::vector<double> random_values(std::size_t n, unsigned seed) {
   std::mt19937_64 gen(seed);
@@ -27,33 +35,39 @@ std::vector<double> random_values(std::size_t n, unsigned seed) {
 
 TEST(FusionAuto, SeedChainIsDeferredAndExact) {
   FusionOn on;
-  const auto x0 = random_values(100000, 1);
-  ndarray x = array<double>(x0, std::nullopt, cpu);
-  x *= 5;
-  x *= x;
-  x += x;
-  EXPECT_EQ(deferred_ops(), 3u);
-  const auto got = x.to_vector<double>();
-  EXPECT_EQ(deferred_ops(), 0u);
-  for (std::size_t i = 0; i < x0.size(); ++i) {
-    double e = x0[i] * 5;
-    e *= e;
-    e += e;
-    ASSERT_EQ(got[i], e) << i;
+  for (Device device : devices()) {
+    SCOPED_TRACE(device.str());
+    const auto x0 = random_values(100000, 1);
+    ndarray x = array<double>(x0, std::nullopt, device);
+    x *= 5;
+    x *= x;
+    x += x;
+    EXPECT_EQ(deferred_ops(), 3u);
+    const auto got = x.to_vector<double>();
+    EXPECT_EQ(deferred_ops(), 0u);
+    for (std::size_t i = 0; i < x0.size(); ++i) {
+      double e = x0[i] * 5;
+      e *= e;
+      e += e;
+      ASSERT_EQ(got[i], e) << i;
+    }
   }
 }
 
 TEST(FusionAuto, TemporariesAndHeldResults) {
   FusionOn on;
-  const auto a0 = random_values(30000, 2), b0 = random_values(30000, 3);
-  ndarray a = array<double>(a0, std::nullopt, cpu), b = array<double>(b0, std::nullopt, cpu);
-  ndarray kept = a * b;                      // held: written to memory
-  ndarray y = copper::sqrt(copper::abs((kept + a) * 0.5));   // (kept + a) and the product: held by no one
-  EXPECT_EQ(deferred_ops(), 5u);
-  const auto gy = y.to_vector<double>(), gk = kept.to_vector<double>();
-  for (std::size_t i = 0; i < a0.size(); ++i) {
-    ASSERT_EQ(gk[i], a0[i] * b0[i]);
-    ASSERT_EQ(gy[i], std::sqrt(std::abs((a0[i] * b0[i] + a0[i]) * 0.5)));
+  for (Device device : devices()) {
+    SCOPED_TRACE(device.str());
+    const auto a0 = random_values(30000, 2), b0 = random_values(30000, 3);
+    ndarray a = array<double>(a0, std::nullopt, device), b = array<double>(b0, std::nullopt, device);
+    ndarray kept = a * b;                      // held: written to memory
+    ndarray y = copper::sqrt(copper::abs((kept + a) * 0.5));   // (kept + a) and the product: held by no one
+    EXPECT_EQ(deferred_ops(), 5u);
+    const auto gy = y.to_vector<double>(), gk = kept.to_vector<double>();
+    for (std::size_t i = 0; i < a0.size(); ++i) {
+      ASSERT_EQ(gk[i], a0[i] * b0[i]);
+      ASSERT_EQ(gy[i], std::sqrt(std::abs((a0[i] * b0[i] + a0[i]) * 0.5)));
+    }
   }
 }
 

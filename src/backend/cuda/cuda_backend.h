@@ -25,6 +25,10 @@ class CudaBackend final : public backend::Backend {
                          std::span<const ArrayView> out) override;
   void fold(ops::UfuncId op, DType loop, const ArrayView& in, const ArrayView& out, const FoldOptions& o) override;
   void where(const ArrayView& cond, const ArrayView& x, const ArrayView& y, const ArrayView& out) override;
+  // cuda_fused_chain.cpp (automatic fusion: one generated kernel per chain structure)
+  bool can_chain(ops::UfuncId op, DType loop) const override;
+  void run_chain(Chain& chain) override;
+  std::shared_ptr<void> chain_context() const override;
   // cuda_reduce.cpp, cuda_scan.cpp
   void reduce(ops::ReduceOp op, const ArrayView& in, int nreduce, const ArrayView& out) override;
   void scan(ops::ScanOp op, const ArrayView& in, int axis, const ArrayView& out) override;

@@ -8,6 +8,7 @@
 #include "backend/cuda/cuda_memory.h"
 #include "backend/cuda/per_device.h"
 #include "copper/errors.hpp"
+#include "copper/fusion.hpp"
 
 namespace copper::cuda {
 
@@ -167,6 +168,9 @@ void begin_capture(const std::shared_ptr<StreamState>& stream) {
   if (stream->capturing.load())
     throw RuntimeError("the stream is already capturing; call end_capture() first");
   const int device = stream->device;
+  // Deferred elementwise work (automatic fusion) was called before the capture: it runs now,
+  // outside the graph; ops are not deferred while a capture runs (CudaBackend::can_chain).
+  run_deferred();
   const Driver& d = driver();
   make_current(device);
   // First uses make calls a capture forbids: open the pool and the allocation stream now.

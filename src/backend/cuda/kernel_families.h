@@ -31,6 +31,7 @@ enum KernelFamily : unsigned {
   kFamilyAtKeys = 67,             // cuda_indexing_apply.cpp: ufunc.at's ordered path (targets,
   kFamilyAtOrdered = 68,          //   then runs of equal targets in position order)
   kFamilyScatterFlush = 69,       // cuda_indexing_scatter.cpp: packed last writers into the array
+  kFamilyFusedChain = 70,         // cuda_fused_chain.cpp (automatic fusion's deferred elementwise chains)
   kFamilyHistogram = 80,          // cuda_histogram.cpp (bincount, histogram, histogramdd)
   kFamilyUfuncFold = 110,       // cuda_fold.cpp (ufunc.reduce/accumulate/reduceat of any binary op)
   kFamilyUfuncChecked = 150,    // elementwise_launch.cpp: ufuncs that record errstate's flags (cuda_fp_errors.h)

@@ -1,0 +1,184 @@
+"""Automatic fusion (issue 17) on the GPU: the same eager code with copper's fusion off and
+on, beside CuPy and PyTorch running it eagerly, and beside the same formula written as one
+ElementwiseKernel, in one run on one device.
+
+    PYTHONPATH=build-gpu/python python3 bench/fusion_gpu_bench.py [--size N] [--options M] [--out DIR]
+
+Workloads: the seeds' in-place chain `x *= 5; x *= x; x += x` on N float32 and float64
+(default 1e9: one read and one write of x fused, three of each eager); `sqrt(x*x + y*y) *
+0.5 + 1` on N/10 float64 (two arrays read, one written, four temporaries eager); and
+Black-Scholes written as NumPy code (the textbook formula with the Abramowitz-Stegun
+normal CDF, two `where`s) on M options (default 1e7) float64, against the same formula as
+one ElementwiseKernel. copper's fused calls end with run_deferred() (what any read of a
+result runs first). errstate is 'ignore' for every library, so no variant pays for error
+checks. The floor is the bytes a one-pass kernel moves over the copy bandwidth measured
+here. Prints one markdown table; writes fusion_gpu_bench.{md,json} to --out when given.
+"""
+import argparse
+import json
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import bench_ms, gpu_libraries  # noqa: E402
+from creation_bench import bandwidth_gbs  # noqa: E402
+
+
+def seed_chain(x):
+    x *= 5
+    x *= x
+    x += x
+
+
+def hypot_affine(xp, x, y):
+    return xp.sqrt(x * x + y * y) * 0.5 + 1
+
+
+def black_scholes(xp, s, k, t, r, v):
+    """Call and put prices of European options (spot s, strike k, years t; rate r and
+    volatility v are scalars), the normal CDF by Abramowitz and Stegun's 26.2.17."""
+    root_t = xp.sqrt(t)
+    d1 = (xp.log(s / k) + (r + v * v / 2) * t) / (v * root_t)
+    d2 = d1 - v * root_t
+
+    def cdf(d):
+        q = 1 / (1 + 0.2316419 * xp.abs(d))
+        poly = q * (0.319381530 + q * (-0.356563782 + q * (1.781477937 + q * (-1.821255978 + q * 1.330274429))))
+        tail = 0.3989422804014327 * xp.exp(-0.5 * d * d) * poly
+        return xp.where(d > 0, 1 - tail, tail)
+
+    c1, c2 = cdf(d1), cdf(d2)
+    discount = xp.exp(-r * t)
+    call = s * c1 - k * discount * c2
+    put = k * discount * (1 - c2) - s * (1 - c1)
+    return call, put
+
+
+BLACK_SCHOLES_KERNEL = """
+    const double root_t = sqrt(t);
+    const double d1 = (log(s / k) + (r + v * v / 2) * t) / (v * root_t);
+    const double d2 = d1 - v * root_t;
+    double c[2];
+    const double d[2] = {d1, d2};
+    for (int j = 0; j < 2; ++j) {
+      const double q = 1 / (1 + 0.2316419 * fabs(d[j]));
+      const double poly = q * (0.319381530 + q * (-0.356563782 + q * (1.781477937 + q * (-1.821255978 + q * 1.330274429))));
+      const double tail = 0.3989422804014327 * exp(-0.5 * d[j] * d[j]) * poly;
+      c[j] = d[j] > 0 ? 1 - tail : tail;
+    }
+    const double discount = exp(-r * t);
+    call = s * c[0] - k * discount * c[1];
+    put = k * discount * (1 - c[1]) - s * (1 - c[0]);
+"""
+
+
+def variants(lib):
+    """{variant: (before, after)}: how one library runs each workload."""
+    if lib.name == "copper":
+        cp = lib.xp
+        on = (lambda: cp.set_fusion(True), lambda: cp.set_fusion(False))
+        return {"eager": (lambda: cp.set_fusion(False), lambda: None), "fused": on}
+    return {"eager": (lambda: None, lambda: None)}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size", type=float, default=1e9)
+    parser.add_argument("--options", type=float, default=1e7)
+    parser.add_argument("--out")
+    args = parser.parse_args()
+    n, m = int(args.size), int(args.options)
+    np.seterr(all="ignore")
+    notes = []
+    libs = gpu_libraries(("copper", "cupy", "torch"), notes)
+    libs.pop("numpy", None)
+    bandwidth = {"copper": bandwidth_gbs(libs["copper"], min(n, 10**8))}
+    rows = {}
+
+    def record(label, nbytes, column, ms):
+        rows.setdefault(label, {"bytes": nbytes})[column] = ms
+
+    for name, lib in libs.items():
+        xp = lib.xp
+        errstate = xp.errstate(all="ignore") if hasattr(xp, "errstate") else None
+        if errstate:
+            errstate.__enter__()
+        run_deferred = getattr(xp, "run_deferred", lambda: None)
+        for variant, (before, after) in variants(lib).items():
+            before()
+            try:
+                for dtype, itemsize in (("float32", 4), ("float64", 8)):
+                    x = lib.ones((n,), dtype)
+
+                    def chain_call():
+                        seed_chain(x)
+                        run_deferred()
+
+                    record(f"x *= 5; x *= x; x += x, {n:.0e} {dtype}", 2 * itemsize * n, f"{name} {variant}",
+                           bench_ms(chain_call, lib.clock)[0])
+                    del x
+                    lib.release()
+                k = n // 10
+                x, y = lib.ones((k,), "float64"), lib.ones((k,), "float64")
+
+                def hypot_call():
+                    hypot_affine(xp, x, y)
+                    run_deferred()
+
+                record(f"sqrt(x*x + y*y) * 0.5 + 1, {k:.0e} float64", 3 * 8 * k, f"{name} {variant}",
+                       bench_ms(hypot_call, lib.clock)[0])
+                del x, y
+                rng = np.random.default_rng(0)
+                host = {"s": rng.uniform(5, 30, m), "k": rng.uniform(1, 100, m), "t": rng.uniform(0.25, 10, m)}
+                s, kk, t = (lib.asarray(host[key]) for key in "skt")
+
+                def bs_call():
+                    black_scholes(xp, s, kk, t, 0.02, 0.3)
+                    run_deferred()
+
+                label = f"Black-Scholes, {m:.0e} options float64"
+                record(label, 5 * 8 * m, f"{name} {variant}", bench_ms(bs_call, lib.clock)[0])
+                if name in ("copper", "cupy") and variant == "eager":
+                    kernel = xp.ElementwiseKernel("float64 s, float64 k, float64 t, float64 r, float64 v",
+                                                  "float64 call, float64 put", BLACK_SCHOLES_KERNEL, "black_scholes")
+                    record(label, 5 * 8 * m, f"{name} kernel", bench_ms(lambda: kernel(s, kk, t, 0.02, 0.3), lib.clock)[0])
+                    if name == "copper":  # the fused values are the eager ones
+                        cp = xp
+                        eager_call, eager_put = black_scholes(cp, s, kk, t, 0.02, 0.3)
+                        cp.set_fusion(True)
+                        fused_call, fused_put = black_scholes(cp, s, kk, t, 0.02, 0.3)
+                        cp.set_fusion(False)
+                        same = bool((eager_call == fused_call).all()) and bool((eager_put == fused_put).all())
+                        notes.append(f"copper Black-Scholes fused == eager bit for bit: {same}")
+                del s, kk, t
+                lib.release()
+            finally:
+                after()
+        if errstate:
+            errstate.__exit__(None, None, None)
+
+    columns = [c for c in ("copper eager", "copper fused", "cupy eager", "torch eager", "copper kernel", "cupy kernel")
+               if any(c in r for r in rows.values())]
+    lines = ["copy bandwidth (GB/s): " + ", ".join(f"{k} {v:.0f}" for k, v in bandwidth.items()), "",
+             "| workload | " + " | ".join(f"{c} ms" for c in columns) + " | floor ms | fused / floor | fused / best peer |",
+             "|---|" + "---|" * (len(columns) + 3)]
+    for label, row in rows.items():
+        floor = row["bytes"] / (bandwidth["copper"] * 1e6) if "copper" in bandwidth else float("nan")
+        peers = [row[c] for c in ("cupy eager", "torch eager") if c in row]
+        fused = row.get("copper fused", float("nan"))
+        lines.append(f"| {label} | " + " | ".join(f"{row.get(c, float('nan')):.4g}" for c in columns) +
+                     f" | {floor:.3g} | {fused / floor:.2f}x | {fused / min(peers) if peers else float('nan'):.2f}x |")
+    text = "\n".join(lines + [""] + [f"- {note}" for note in notes])
+    print(text)
+    if args.out:
+        os.makedirs(args.out, exist_ok=True)
+        with open(os.path.join(args.out, "fusion_gpu_bench.md"), "w") as f:
+            f.write(text + "\n")
+        with open(os.path.join(args.out, "fusion_gpu_bench.json"), "w") as f:
+            json.dump({"n": n, "options": m, "bandwidth_gbs": bandwidth, "rows": rows, "notes": notes}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,422 @@
+// CudaBackend::run_chain and its code generator (see cuda_fused_chain.h).
+#include "backend/cuda/cuda_fused_chain.h"
+
+#include <algorithm>
+#include <mutex>
+#include <unordered_map>
+
+#include "backend/cuda/cuda_backend.h"
+#include "backend/cuda/cuda_codegen.h"
+#include "backend/cuda/cuda_context.h"
+#include "backend/cuda/cuda_fp_errors.h"
+#include "backend/cuda/cuda_graph.h"
+#include "backend/cuda/cuda_user_kernel.h"
+#include "backend/cuda/elementwise_launch.h"
+#include "backend/cuda/kernel_families.h"
+#include "copper/errors.hpp"
+#include "ops/catalogue.h"
+
+namespace copper::backend::cuda {
+namespace {
+
+constexpr unsigned kBlock = 256;
+// Distinct chain structures remembered per process; past it the memo starts over (the
+// compiled kernels stay in the kernel cache, so a forgotten structure costs a source
+// build and a hash, not a compile).
+constexpr std::size_t kMaxMemo = 4096;
+// Steps x positions per thread past which the vector width halves (see make_plan).
+constexpr std::size_t kMaxUnrolledSteps = 64;
+
+// Where a step's operand lives in the kernel: a value parameter, a broadcast element
+// (loaded once per thread), a memory slot (loaded and stored per position) or a scratch
+// slot (a register only).
+enum class From : unsigned char { value = 'v', broadcast = 'b', memory = 'm', scratch = 's' };
+
+struct OperandRef {
+  From from = From::value;
+  int index = 0;  // into the values, broadcasts, memory slots or scratch slots
+};
+
+// One buffer position the chain reads or writes over the whole shape (C order).
+struct MemorySlot {
+  void* data;
+  DType dtype;
+  bool loaded;  // read before any step writes it: the kernel loads it
+  bool stored;  // written: the kernel stores its final value
+};
+
+struct Plan {
+  bool fusable = true;  // false: the steps run one by one as eager kernels
+  std::vector<MemorySlot> memory;
+  std::vector<const ChainOperand*> broadcasts;
+  std::vector<const unsigned char*> values;  // each value parameter's bytes
+  std::vector<DType> value_dtypes;
+  std::vector<std::array<OperandRef, 3>> in;  // per step
+  std::vector<OperandRef> out;                // per step
+  std::vector<bool> checked;                  // per step: records errstate's flags
+  bool any_checked = false;
+  int vec = 1;           // positions per thread and loop trip (16-byte accesses)
+  bool index32 = true;   // 32-bit positions
+};
+
+bool int_division(ops::UfuncId op, DType loop) {
+  return (op == ops::UfuncId::floor_divide || op == ops::UfuncId::remainder || op == ops::UfuncId::fmod) &&
+         is_integer(loop);
+}
+
+// errstate: the eager kernel of this step would be the checked variant (cuda_elementwise.cpp).
+bool step_checked(const ChainStep& s, bool fp_ready) {
+  return fp_ready && s.fp_mask != 0 && (is_inexact(s.out.dtype) || int_division(s.op, s.loop));
+}
+
+// 32-bit positions while neither a position nor position + grid stride can wrap.
+bool fits_index32(std::int64_t n) { return n < (std::int64_t{1} << 31) - (std::int64_t{1} << 26); }
+
+// Kernel parameter bytes, each parameter padded as the widest one could be.
+std::size_t param_bytes(const Plan& p) {
+  std::size_t bytes = 8 * (1 + p.memory.size() + p.broadcasts.size()) + 16 * p.values.size();
+  if (p.any_checked) bytes += 16 + 4 * static_cast<std::size_t>(std::count(p.checked.begin(), p.checked.end(), true));
+  return bytes;
+}
+
+Plan make_plan(const Chain& chain, bool fp_ready) {
+  Plan p;
+  const std::size_t nsteps = chain.steps.size();
+  p.in.resize(nsteps);
+  p.out.resize(nsteps);
+  p.checked.resize(nsteps);
+  std::vector<DType> scratch_dtype(chain.scratch_itemsize.size(), DType::bool_);
+  std::vector<bool> scratch_written(chain.scratch_itemsize.size(), false);
+  // One buffer position read or written as two dtypes (a view of another type) cannot
+  // live in one register: such chains run step by step.
+  auto memory_ref = [&](const ChainOperand& o, bool write) {
+    for (std::size_t k = 0; k < p.memory.size(); ++k) {
+      MemorySlot& m = p.memory[k];
+      if (m.data != o.data) continue;
+      if (m.dtype != o.dtype) p.fusable = false;
+      m.stored = m.stored || write;
+      return OperandRef{From::memory, static_cast<int>(k)};
+    }
+    p.memory.push_back(MemorySlot{o.data, o.dtype, !write, write});
+    return OperandRef{From::memory, static_cast<int>(p.memory.size() - 1)};
+  };
+  for (std::size_t i = 0; i < nsteps; ++i) {
+    const ChainStep& s = chain.steps[i];
+    for (int k = 0; k < s.nin; ++k) {
+      const ChainOperand& o = s.in[k];
+      OperandRef& r = p.in[i][k];
+      if (o.value) {
+        r = {From::value, static_cast<int>(p.values.size())};
+        p.values.push_back(s.values[k]);
+        p.value_dtypes.push_back(o.dtype);
+      } else if (o.broadcast) {
+        r = {From::broadcast, static_cast<int>(p.broadcasts.size())};
+        p.broadcasts.push_back(&o);
+      } else if (o.scratch >= 0) {
+        r = {From::scratch, o.scratch};
+        if (!scratch_written[o.scratch] || scratch_dtype[o.scratch] != o.dtype) p.fusable = false;
+      } else {
+        r = memory_ref(o, false);
+      }
+    }
+    if (s.out.scratch >= 0) {
+      p.out[i] = {From::scratch, s.out.scratch};
+      scratch_dtype[s.out.scratch] = s.out.dtype;
+      scratch_written[s.out.scratch] = true;
+    } else {
+      p.out[i] = memory_ref(s.out, true);
+    }
+    p.checked[i] = step_checked(s, fp_ready);
+    p.any_checked = p.any_checked || p.checked[i];
+  }
+  // As many positions per access as fit in 16 bytes for the widest memory operand, if
+  // every memory operand is aligned to that, and while the unrolled body stays small:
+  // NVRTC's time grows with steps x positions (an 80-step int8 chain at 16 positions per
+  // thread took two minutes), and long chains have loads enough in flight without it.
+  std::size_t widest = 1;
+  for (const MemorySlot& m : p.memory) widest = std::max(widest, static_cast<std::size_t>(itemsize(m.dtype)));
+  p.vec = static_cast<int>(std::max<std::size_t>(1, 16 / widest));
+  while (p.vec > 1 && p.vec * nsteps > kMaxUnrolledSteps) p.vec /= 2;
+  while (p.vec > 1 && !std::all_of(p.memory.begin(), p.memory.end(), [&](const MemorySlot& m) {
+           return aligned(m.data, static_cast<std::size_t>(itemsize(m.dtype)) * static_cast<std::size_t>(p.vec));
+         }))
+    p.vec /= 2;
+  p.index32 = fits_index32(chain.size);
+  if (param_bytes(p) > 4000) p.fusable = false;
+  return p;
+}
+
+// What the generated source depends on, as bytes: the memo's key.
+std::string structure_of(const Chain& chain, const Plan& p) {
+  std::string k;
+  k.reserve(16 + 4 * p.memory.size() + 24 * chain.steps.size());
+  auto put = [&](unsigned v) {
+    k.push_back(static_cast<char>(v & 0xff));
+    k.push_back(static_cast<char>((v >> 8) & 0xff));
+  };
+  put(static_cast<unsigned>(p.vec));
+  put(p.index32);
+  put(static_cast<unsigned>(p.memory.size()));
+  for (const MemorySlot& m : p.memory) put(static_cast<unsigned>(m.dtype) | (m.loaded << 8) | (m.stored << 9));
+  put(static_cast<unsigned>(p.broadcasts.size()));
+  for (const ChainOperand* b : p.broadcasts) put(static_cast<unsigned>(b->dtype));
+  for (std::size_t i = 0; i < chain.steps.size(); ++i) {
+    const ChainStep& s = chain.steps[i];
+    put(static_cast<unsigned>(s.op));
+    put(static_cast<unsigned>(s.out.dtype) | (static_cast<unsigned>(s.nin) << 5) | (p.checked[i] << 7));
+    for (int j = 0; j < s.nin; ++j) {
+      put(static_cast<unsigned>(p.in[i][j].from) | (static_cast<unsigned>(s.in[j].dtype) << 8));
+      put(static_cast<unsigned>(p.in[i][j].index));
+    }
+    put(static_cast<unsigned>(p.out[i].from));
+    put(static_cast<unsigned>(p.out[i].index));
+  }
+  return k;
+}
+
+std::string num(std::size_t v) { return std::to_string(v); }
+
+std::string make_source(const Chain& chain, const Plan& p) {
+  std::string s = source_prologue();
+  if (p.any_checked) s += "#include \"ops/scalar_fp_errors.h\"\n#include \"copper_kernels/fp_errors.cuh\"\n";
+  // chain_body: every step at one position, loaded slots by value, stored slots by reference.
+  std::string params;
+  auto param = [&](const std::string& decl) { params += (params.empty() ? "" : ", ") + decl; };
+  for (std::size_t k = 0; k < p.memory.size(); ++k)
+    if (p.memory[k].loaded) param(std::string("const ") + device_type_name(p.memory[k].dtype) + " m" + num(k));
+  for (std::size_t k = 0; k < p.memory.size(); ++k)
+    if (p.memory[k].stored) param(std::string(device_type_name(p.memory[k].dtype)) + "& o" + num(k));
+  for (std::size_t k = 0; k < p.broadcasts.size(); ++k)
+    param(std::string("const ") + device_type_name(p.broadcasts[k]->dtype) + " b" + num(k));
+  for (std::size_t k = 0; k < p.values.size(); ++k)
+    param(std::string("const ") + device_type_name(p.value_dtypes[k]) + " v" + num(k));
+  for (std::size_t i = 0; i < chain.steps.size(); ++i)
+    if (p.checked[i]) param("unsigned& f" + num(i));
+  s += "__device__ __forceinline__ void chain_body(" + params + ") {\n";
+  std::vector<std::string> memory_now(p.memory.size()), scratch_now(chain.scratch_itemsize.size());
+  for (std::size_t k = 0; k < p.memory.size(); ++k)
+    if (p.memory[k].loaded) memory_now[k] = "m" + num(k);
+  for (std::size_t i = 0; i < chain.steps.size(); ++i) {
+    const ChainStep& st = chain.steps[i];
+    std::string args;
+    for (int j = 0; j < st.nin; ++j) {
+      const OperandRef& r = p.in[i][j];
+      const std::string a = r.from == From::value       ? "v" + num(static_cast<std::size_t>(r.index))
+                            : r.from == From::broadcast ? "b" + num(static_cast<std::size_t>(r.index))
+                            : r.from == From::memory    ? memory_now[r.index]
+                                                        : scratch_now[r.index];
+      args += (j ? ", " : "") + a;
+    }
+    const std::string functor = "copper::ops::" + std::string(ops::info(st.op).name);
+    const std::string r = "r" + num(i), R = device_type_name(st.out.dtype);
+    s += "  const " + R + " " + r + " = copper::ops::invoke<" + functor + ", " + R + ">(" + args + ");\n";
+    if (p.checked[i]) {
+      s += "  f" + num(i) + " |= copper::ops::fp::classify<" + functor + ">(" + r + ", " + args + ")";
+      if (st.nin == 2) s += " | copper::ops::fp::classify_int_division<" + functor + ">(" + args + ")";
+      s += ";\n";
+    }
+    (p.out[i].from == From::memory ? memory_now : scratch_now)[p.out[i].index] = r;
+  }
+  for (std::size_t k = 0; k < p.memory.size(); ++k)
+    if (p.memory[k].stored) s += "  o" + num(k) + " = " + memory_now[k] + ";\n";
+  s += "}\n";
+
+  // The kernel: positions (or vectors of them) in a grid-stride loop.
+  std::string kparams = "long long n_";
+  for (std::size_t k = 0; k < p.memory.size(); ++k) kparams += ", char* p" + num(k);
+  for (std::size_t k = 0; k < p.broadcasts.size(); ++k) kparams += ", const char* q" + num(k);
+  for (std::size_t k = 0; k < p.values.size(); ++k)
+    kparams += ", const " + std::string(device_type_name(p.value_dtypes[k])) + " v" + num(k);
+  if (p.any_checked) {
+    kparams += ", unsigned* fp_word, copper::kern::FpErrorRecord* fp_record";
+    for (std::size_t i = 0; i < chain.steps.size(); ++i)
+      if (p.checked[i]) kparams += ", unsigned mask" + num(i);
+  }
+  s += "extern \"C\" __global__ void __launch_bounds__(" + num(kBlock) + ") copper_chain(" + kparams + ") {\n";
+  s += "  using namespace copper::kern;\n";
+  s += p.index32 ? "  typedef unsigned I;\n" : "  typedef long long I;\n";
+  s += "  const I n = static_cast<I>(n_);\n  const I step = static_cast<I>(gridDim.x) * blockDim.x;\n"
+       "  const I tid = static_cast<I>(blockIdx.x) * blockDim.x + threadIdx.x;\n";
+  for (std::size_t k = 0; k < p.broadcasts.size(); ++k) {
+    const std::string T = device_type_name(p.broadcasts[k]->dtype);
+    s += "  const " + T + " b" + num(k) + " = *reinterpret_cast<const " + T + "*>(q" + num(k) + ");\n";
+  }
+  for (std::size_t i = 0; i < chain.steps.size(); ++i)
+    if (p.checked[i]) s += "  unsigned f" + num(i) + " = 0;\n";
+  // chain_body's arguments, with `load(k)` and `store(k)` naming slot k's element.
+  auto call = [&](auto load, auto store) {
+    std::string a;
+    auto arg = [&](const std::string& x) { a += (a.empty() ? "" : ", ") + x; };
+    for (std::size_t k = 0; k < p.memory.size(); ++k)
+      if (p.memory[k].loaded) arg(load(k));
+    for (std::size_t k = 0; k < p.memory.size(); ++k)
+      if (p.memory[k].stored) arg(store(k));
+    for (std::size_t k = 0; k < p.broadcasts.size(); ++k) arg("b" + num(k));
+    for (std::size_t k = 0; k < p.values.size(); ++k) arg("v" + num(k));
+    for (std::size_t i = 0; i < chain.steps.size(); ++i)
+      if (p.checked[i]) arg("f" + num(i));
+    return "chain_body(" + a + ")";
+  };
+  const std::string V = num(static_cast<std::size_t>(p.vec));
+  auto vec_type = [&](std::size_t k) { return "Vec<" + std::string(device_type_name(p.memory[k].dtype)) + ", " + V + ">"; };
+  std::string tail_start = "tid";
+  if (p.vec > 1) {
+    s += "  const I nv = n / " + V + ";\n  for (I i = tid; i < nv; i += step) {\n";
+    for (std::size_t k = 0; k < p.memory.size(); ++k) {
+      if (p.memory[k].loaded)
+        s += "    const " + vec_type(k) + " l" + num(k) + " = reinterpret_cast<const " + vec_type(k) + "*>(p" + num(k) +
+             ")[i];\n";
+      if (p.memory[k].stored) s += "    " + vec_type(k) + " s" + num(k) + ";\n";
+    }
+    s += "#pragma unroll\n    for (int j = 0; j < " + V + "; ++j) " +
+         call([](std::size_t k) { return "l" + num(k) + ".v[j]"; }, [](std::size_t k) { return "s" + num(k) + ".v[j]"; }) +
+         ";\n";
+    for (std::size_t k = 0; k < p.memory.size(); ++k)
+      if (p.memory[k].stored) s += "    reinterpret_cast<" + vec_type(k) + "*>(p" + num(k) + ")[i] = s" + num(k) + ";\n";
+    s += "  }\n";
+    tail_start = "nv * " + V + " + tid";
+  }
+  auto element = [&](std::size_t k, bool write) {
+    const std::string T = device_type_name(p.memory[k].dtype);
+    return std::string("reinterpret_cast<") + (write ? "" : "const ") + T + "*>(p" + num(k) + ")[i]";
+  };
+  s += "  for (I i = " + tail_start + "; i < n; i += step) " +
+       call([&](std::size_t k) { return element(k, false); }, [&](std::size_t k) { return element(k, true); }) + ";\n";
+  for (std::size_t i = 0; i < chain.steps.size(); ++i)
+    if (p.checked[i])
+      s += "  record_fp_errors(fp_word, fp_record, f" + num(i) + " & mask" + num(i) + ", " +
+           num(static_cast<std::size_t>(chain.steps[i].op)) + "u);\n";
+  s += "}\n";
+  return s;
+}
+
+// The compiled kernel of a chain's structure on `device`; null when NVRTC refuses it
+// (the steps' own kernels then run, and report whatever is wrong with them).
+CUfunction fused_kernel(int device, const Chain& chain, const Plan& p) {
+  static std::mutex mutex;
+  static auto* memo = new std::unordered_map<std::string, CUfunction>;  // lives past exit's destructors
+  std::string key = structure_of(chain, p);
+  key.push_back(static_cast<char>(device));
+  {
+    std::lock_guard lock(mutex);
+    if (auto it = memo->find(key); it != memo->end()) return it->second;
+  }
+  const std::string source = make_source(chain, p);
+  CUfunction fn = nullptr;
+  try {
+    fn = get_kernel(device, user_kernel_key(kFamilyFusedChain, hash_source(source)), [&] { return source; },
+                    "copper_chain");
+  } catch (const CompileError&) {
+    fn = nullptr;
+  }
+  std::lock_guard lock(mutex);
+  if (memo->size() >= kMaxMemo) memo->clear();
+  memo->emplace(std::move(key), fn);
+  return fn;
+}
+
+// The chain as one eager kernel per step (each reads and writes memory; scratch
+// buffers have memory too, allocated at the call).
+void run_steps(int device, const Chain& chain, bool fp_ready) {
+  const Shape shape{chain.size};
+  for (const ChainStep& s : chain.steps) {
+    std::array<ArrayView, 3> in;
+    for (int k = 0; k < s.nin; ++k) {
+      const ChainOperand& o = s.in[k];
+      const std::int64_t stride = (o.value || o.broadcast) ? 0 : itemsize(o.dtype);
+      in[k] = ArrayView{o.value ? const_cast<unsigned char*>(s.values[k]) : o.data, o.dtype, shape, Strides{stride},
+                        o.value};
+    }
+    const ArrayView out{s.out.data, s.out.dtype, shape, Strides{itemsize(s.out.dtype)}};
+    EwJob job;
+    job.family = EwFamily::ufunc;
+    job.op = static_cast<unsigned>(s.op);
+    job.name = ops::info(s.op).name.data();
+    job.nin = s.nin;
+    for (int k = 0; k < s.nin; ++k) job.in[k] = &in[k];
+    job.out = &out;
+    job.expression = [op = s.op, nin = s.nin] { return ufunc_expression(static_cast<unsigned>(op), nin); };
+    job.fp_check = step_checked(s, fp_ready);
+    job.fp_mask = s.fp_mask;
+    run_elementwise(device, job);
+  }
+}
+
+// Makes the chain's stream (its context) current for the run.
+class StreamScope {
+ public:
+  StreamScope(int device, const std::shared_ptr<void>& context) {
+    if (!context) return;
+    auto wanted = std::static_pointer_cast<copper::cuda::StreamState>(context);
+    auto now = current_stream_shared(device);
+    if (now == wanted) return;
+    previous_ = std::move(now);
+    set_current_stream_shared(std::move(wanted));
+  }
+  ~StreamScope() {
+    if (previous_) set_current_stream_shared(std::move(previous_));
+  }
+  StreamScope(const StreamScope&) = delete;
+  StreamScope& operator=(const StreamScope&) = delete;
+
+ private:
+  std::shared_ptr<copper::cuda::StreamState> previous_;
+};
+
+}  // namespace
+
+std::string fused_chain_source(const Chain& chain, bool fp_ready) {
+  const Plan p = make_plan(chain, fp_ready);
+  return p.fusable ? make_source(chain, p) : std::string();
+}
+
+bool CudaBackend::can_chain(ops::UfuncId op, DType /*loop*/) const {
+  // Not while a graph is captured: the chain might run after the capture ends.
+  return ops::info(op).nout == 1 && !capture_active(index_);
+}
+
+std::shared_ptr<void> CudaBackend::chain_context() const { return current_stream_shared(index_); }
+
+void CudaBackend::run_chain(Chain& chain) {
+  if (chain.steps.empty() || chain.size == 0) return;
+  make_current(index_);
+  StreamScope stream(index_, chain.context);
+  const bool watched = std::any_of(chain.steps.begin(), chain.steps.end(), [](const ChainStep& s) { return s.fp_mask; });
+  const bool fp_ready = watched && fp_error_slots_ready(index_);
+  const Plan p = make_plan(chain, fp_ready);
+  const CUfunction fn = p.fusable ? fused_kernel(index_, chain, p) : nullptr;
+  if (!fn) {
+    run_steps(index_, chain, fp_ready);
+    return;
+  }
+  // Parameters in the kernel's order; values point at the steps' own bytes.
+  long long n = chain.size;
+  std::vector<void*> pointers;
+  pointers.reserve(p.memory.size() + p.broadcasts.size());
+  for (const MemorySlot& m : p.memory) pointers.push_back(m.data);
+  for (const ChainOperand* b : p.broadcasts) pointers.push_back(b->data);
+  std::vector<void*> args;
+  args.reserve(1 + pointers.size() + p.values.size() + 2 + chain.steps.size());
+  args.push_back(&n);
+  for (void*& ptr : pointers) args.push_back(&ptr);
+  for (const unsigned char* v : p.values) args.push_back(const_cast<unsigned char*>(v));
+  FpErrorSlots slots{};
+  std::vector<unsigned> masks;
+  if (p.any_checked) {
+    slots = fp_error_slots(index_);
+    args.push_back(&slots.device_word);
+    args.push_back(&slots.host);
+    masks.reserve(chain.steps.size());
+    for (std::size_t i = 0; i < chain.steps.size(); ++i)
+      if (p.checked[i]) masks.push_back(chain.steps[i].fp_mask);
+    for (unsigned& m : masks) args.push_back(&m);
+  }
+  // One thread per vector and a grid covering them once (at least a wave), as the eager
+  // contiguous kernels.
+  const std::int64_t work = (chain.size + p.vec - 1) / p.vec;
+  const unsigned wave = grid_for(index_, work, kBlock, resident_blocks_per_sm(fn, kBlock));
+  const unsigned grid = static_cast<unsigned>(std::clamp<std::int64_t>((work + kBlock - 1) / kBlock, wave, 1 << 30));
+  launch(index_, fn, grid, kBlock, args.data(), "fused elementwise chain");
+}
+
+}  // namespace copper::backend::cuda

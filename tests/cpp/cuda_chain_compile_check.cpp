@@ -1,0 +1,155 @@
+// Automatic fusion's GPU kernels (cuda_fused_chain.cpp) compile under NVRTC for sm_90, no
+// GPU needed: for every loop dtype, one chain through every one-output ufunc that has a
+// loop of that dtype (memory operands read and rewritten, one-element broadcasts, values
+// by parameter, errstate's checked steps), plus the shapes the recorder makes most:
+// the in-place seed chain, temporaries kept in registers (scratch), and a buffer read as
+// two dtypes (which must fall back to the steps' own kernels: no source).
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "backend/cuda/cuda_fused_chain.h"
+#include "backend/cuda/kernel_cache.h"
+#include "ops/catalogue.h"
+
+using namespace copper;
+using namespace copper::backend;
+
+namespace {
+
+alignas(256) char fake_memory[1 << 14];
+
+// A distinct 16-byte-aligned address per (dtype, role), so a dtype's operands share one.
+void* address(DType t, int role) { return fake_memory + 256 * (static_cast<int>(t) + num_dtypes * role); }
+
+ChainOperand memory(DType t, int role = 0) { return ChainOperand{address(t, role), t}; }
+ChainOperand broadcast(DType t) { return ChainOperand{address(t, 2), t, true}; }
+ChainOperand value(DType t) { return ChainOperand{nullptr, t, false, true}; }
+
+int failures = 0, compiled = 0;
+
+void compile(const Chain& chain, const std::string& what) {
+  const std::string source = cuda::fused_chain_source(chain);
+  if (source.empty()) {
+    ++failures;
+    std::printf("FAILED %s: no fused source\n", what.c_str());
+    return;
+  }
+  try {
+    const auto start = std::chrono::steady_clock::now();
+    cuda::compile_cubin(source, 90);
+    ++compiled;
+    std::printf("%-45s %6.1f s\n", what.c_str(),
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  } catch (const std::exception& e) {
+    ++failures;
+    std::printf("FAILED %s:\n%.3000s\n", what.c_str(), e.what());
+  }
+}
+
+ChainStep step(ops::UfuncId op, DType loop, std::initializer_list<ChainOperand> in, ChainOperand out,
+               unsigned fp_mask = 0xf) {
+  ChainStep s;
+  s.op = op;
+  s.loop = loop;
+  s.nin = static_cast<int>(in.size());
+  int k = 0;
+  for (const ChainOperand& o : in) s.in[k++] = o;
+  s.out = out;
+  s.fp_mask = fp_mask;
+  return s;
+}
+
+Chain chain_of(std::int64_t size) {
+  Chain c;
+  c.shape = {size};
+  c.size = size;
+  return c;
+}
+
+}  // namespace
+
+int main() {
+  // Every one-output ufunc over each loop dtype, chained: inputs alternate memory, value
+  // and broadcast operands; each result overwrites its dtype's memory slot, so later steps
+  // read it from a register.
+  for (int t = 0; t < num_dtypes; ++t) {
+    const DType loop = static_cast<DType>(t);
+    Chain c = chain_of(1000);
+    for (int o = 0; o < ops::num_ufuncs; ++o) {
+      const auto op = static_cast<ops::UfuncId>(o);
+      const auto& info = ops::info(op);
+      if (info.nout != 1 || !info.out[t]) continue;
+      ChainStep s;
+      s.op = op;
+      s.loop = loop;
+      s.nin = info.nin;
+      for (int k = 0; k < info.nin; ++k) {
+        const DType in = ops::input_dtype(op, loop, k);
+        s.in[k] = k == 0 ? memory(in) : (o + k) % 2 ? value(in) : broadcast(in);
+      }
+      s.out = memory(*info.out[t]);
+      s.fp_mask = o % 3 ? 0xf : 0;
+      c.steps.push_back(s);
+    }
+    if (!c.steps.empty()) compile(c, "every ufunc over " + std::string(name(loop)));
+  }
+
+  // x *= 5; x *= x; x += x in float32 and float64 (one slot loaded and stored).
+  for (DType t : {DType::float32, DType::float64}) {
+    Chain c = chain_of(1 << 20);
+    const ChainOperand x = memory(t);
+    c.steps.push_back(step(ops::UfuncId::multiply, t, {x, value(t)}, x));
+    c.steps.push_back(step(ops::UfuncId::multiply, t, {x, x}, x));
+    c.steps.push_back(step(ops::UfuncId::add, t, {x, x}, x));
+    compile(c, "seed chain over " + std::string(name(t)));
+  }
+
+  // Temporaries in scratch slots, a held result, comparisons into bool and a second
+  // input dtype; 64-bit positions.
+  {
+    Chain c = chain_of(std::int64_t{3} << 31);
+    const DType f = DType::float64;
+    ChainOperand t0 = memory(f, 1), t1 = memory(f, 3), mask = memory(DType::bool_, 1);
+    t0.scratch = 0;
+    t1.scratch = 1;
+    c.scratch_itemsize = {8, 8};
+    c.steps.push_back(step(ops::UfuncId::multiply, f, {memory(f), value(f)}, t0));
+    c.steps.push_back(step(ops::UfuncId::sqrt, f, {t0}, t1));
+    c.steps.push_back(step(ops::UfuncId::add, f, {t1, broadcast(f)}, memory(f, 4)));
+    c.steps.push_back(step(ops::UfuncId::greater, f, {t0, t1}, mask));
+    c.steps.push_back(step(ops::UfuncId::logical_and, DType::bool_, {mask, broadcast(DType::bool_)}, mask, 0));
+    compile(c, "scratch, held results and bool masks");
+  }
+
+  // Integer division (checked for divide by zero), float16 and complex steps.
+  {
+    Chain c = chain_of(4097);
+    c.steps.push_back(step(ops::UfuncId::floor_divide, DType::int32, {memory(DType::int32), value(DType::int32)},
+                           memory(DType::int32, 1)));
+    c.steps.push_back(step(ops::UfuncId::remainder, DType::int64, {memory(DType::int64), memory(DType::int64, 1)},
+                           memory(DType::int64, 3)));
+    c.steps.push_back(step(ops::UfuncId::multiply, DType::float16, {memory(DType::float16), value(DType::float16)},
+                           memory(DType::float16)));
+    c.steps.push_back(step(ops::UfuncId::exp, DType::complex64, {memory(DType::complex64)}, memory(DType::complex64, 1)));
+    compile(c, "integer division, float16 and complex");
+  }
+
+  // One address read as two dtypes: no fused source (the steps run one by one).
+  {
+    Chain c = chain_of(100);
+    c.steps.push_back(step(ops::UfuncId::add, DType::float64, {memory(DType::float64), value(DType::float64)},
+                           ChainOperand{address(DType::float64, 0), DType::float64}));
+    c.steps.push_back(step(ops::UfuncId::add, DType::int64,
+                           {ChainOperand{address(DType::float64, 0), DType::int64}, value(DType::int64)},
+                           memory(DType::int64, 1)));
+    if (!cuda::fused_chain_source(c).empty()) {
+      ++failures;
+      std::printf("FAILED: a buffer read as float64 and int64 got a fused kernel\n");
+    }
+  }
+
+  std::printf("%d chain kernels compiled, %d failures\n", compiled, failures);
+  return failures ? 1 : 0;
+}
