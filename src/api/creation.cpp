@@ -9,6 +9,7 @@
 
 #include "api/array_factory.h"
 #include "api/cuda_peer_copy.h"
+#include "api/fusion_deferred.h"
 #include "copper/manipulation.hpp"
 #include "core/layout.h"
 
@@ -51,7 +52,9 @@ ndarray converted(const ndarray& a, DType dtype, Device device, Order order) {
     src = moved_to(a, device);
     if (src.dtype() == dtype && src.strides() == strides) return src;
   }
-  ndarray out = api::allocate(a.shape(), dtype, device, strides);
+  ndarray out;
+  if (device == a.device() && api::defer_cast(a, dtype, strides, out)) return out;  // automatic fusion
+  out = api::allocate(a.shape(), dtype, device, strides);
   if (a.size()) api::backend_of(out).copy(backend::view_of(src), backend::view_of(out));
   return out;
 }

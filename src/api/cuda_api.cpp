@@ -14,6 +14,7 @@
 #include "backend/backend.h"
 #include "copper/device.hpp"
 #include "copper/errors.hpp"
+#include "copper/fusion.hpp"
 
 #ifdef COPPER_HAVE_CUDA
 #include "backend/cuda/cuda_context.h"
@@ -155,7 +156,18 @@ Stream Stream::null(int device) {
   return Stream(host_null_stream());
 }
 
+namespace {
+
+// Automatic fusion: work called before a synchronization point is enqueued before it, as
+// eagerly (a deferred chain runs on the stream its ops were called on).
+void enqueue_deferred() {
+  if (copper::detail::deferred_pending.load(std::memory_order_acquire)) copper::run_deferred();
+}
+
+}  // namespace
+
 void Stream::synchronize() const {
+  enqueue_deferred();
   if (state_->host) return wait_for_cpu();
 #ifdef COPPER_HAVE_CUDA
   rt::refuse_during_capture(state_->device, "Stream.synchronize");
@@ -268,6 +280,7 @@ void Event::record() { record(current_stream(state_->device)); }
 void Event::record(const Stream& stream) {
   if (stream.device() != state_->device || stream.state()->host != state_->host)
     throw ValueError("Event.record: the event and the stream belong to different devices");
+  enqueue_deferred();
 #ifdef COPPER_HAVE_CUDA
   if (!state_->host) {
     rt::make_current(state_->device);
@@ -337,6 +350,7 @@ float elapsed_time(const Event& start, const Event& end) {
 }
 
 void synchronize(int device) {
+  enqueue_deferred();
 #ifdef COPPER_HAVE_CUDA
   if (!on_host()) {
     device = resolve(device);

@@ -20,9 +20,10 @@
 namespace copper {
 namespace {
 
-// Steps per chain: enough for long formulas (Black-Scholes is about 30 ops), few enough
-// that a chain's operands still fit the per-thread working set.
-constexpr std::size_t kMaxSteps = 48;
+// Steps per chain: enough for long formulas (Black-Scholes written as NumPy code is 63
+// ops with its two wheres), few enough that a chain's operands still fit the per-thread
+// working set and its GPU kernel compiles in a fraction of a second.
+constexpr std::size_t kMaxSteps = 64;
 
 // Memory of the chain's results that only the chain still holds (temporaries that died
 // while deferred): they stay allocated until it runs, where eager code would have freed
@@ -48,6 +49,7 @@ struct BufferUse {
   std::int64_t offset;
   bool broadcast;
   bool written;
+  long holds = 0;  // the chain's HeldUse entries of the buffer
 };
 
 struct Access {
@@ -64,6 +66,12 @@ struct HeldUse {
   bool broadcast;
 };
 
+// A new array a step made for its result.
+struct MadeResult {
+  std::shared_ptr<Buffer> buffer;
+  DType dtype;
+};
+
 struct Pending {
   std::mutex state;  // guards everything below
   std::mutex run;    // held while a chain runs, so a reader of its memory waits for it
@@ -72,8 +80,11 @@ struct Pending {
   std::vector<ErrState> states;               // each step's error state at its call
   std::vector<HeldUse> held;
   std::unordered_map<const Buffer*, BufferUse> uses;
-  std::vector<std::shared_ptr<Buffer>> made;  // results the chain allocated
-  std::size_t made_bytes = 0;
+  std::vector<MadeResult> made;  // results of the chain's steps not yet recycled
+  std::size_t made_bytes = 0;    // memory the chain's steps allocated
+  // References that results made from recycled memory hold on the buffer they took it
+  // from (see recycle()), by that buffer: they do not count as holders outside the chain.
+  std::unordered_map<const Buffer*, long> alias_holds;
 };
 
 // Never destroyed: it may hold buffers at exit, whose allocators are gone by then.
@@ -107,14 +118,39 @@ bool is_shared_outside(const std::shared_ptr<Buffer>& b) {
 
 bool deferrable(FpMode m) { return m == FpMode::ignore || m == FpMode::warn; }
 
+// Whether only the chain (and its `made` list) still holds a result of one of its steps.
+bool dead(const Pending& p, const MadeResult& m) {
+  auto it = p.uses.find(m.buffer.get());
+  return m.buffer.use_count() == (it == p.uses.end() ? 0 : it->second.holds) + 1;
+}
+
 // Bytes of the chain's results that no one outside the chain holds any more.
 std::size_t dead_bytes(const Pending& p) {
-  std::unordered_map<const Buffer*, long> holders;
-  for (const HeldUse& h : p.held) ++holders[h.buffer.get()];
   std::size_t bytes = 0;
-  for (const auto& b : p.made)
-    if (b.use_count() == holders[b.get()] + 1) bytes += b->nbytes();  // +1: `made` itself
+  for (const MadeResult& m : p.made)
+    if (dead(p, m)) bytes += m.buffer->nbytes();
   return bytes;
+}
+
+// Memory for a new result of `dtype` and `nbytes`: that of an earlier result of the chain
+// that has died meanwhile (a formula's temporaries), which eager code would have freed and
+// the pool handed back. The new buffer keeps the old one alive and shares its address;
+// every later step of the chain comes after the dead result's last use, so one position
+// in memory (or one register, when both end up held by no one) serves both in turn. Looks
+// at the newest few results only, where temporaries are, to keep the per-op cost flat.
+std::shared_ptr<Buffer> recycle(Pending& p, DType dtype, std::size_t nbytes) {
+  const std::size_t first = p.made.size() > 8 ? p.made.size() - 8 : 0;
+  for (std::size_t i = p.made.size(); i-- > first;) {
+    const MadeResult& m = p.made[i];
+    if (m.dtype != dtype || m.buffer->nbytes() != nbytes || !dead(p, m)) continue;
+    std::shared_ptr<Buffer> old = m.buffer;
+    p.made.erase(p.made.begin() + static_cast<std::ptrdiff_t>(i));
+    ++p.alias_holds[old.get()];
+    void* data = old->data();
+    const Device device = old->device();
+    return std::make_shared<Buffer>(data, nbytes, device, [old = std::move(old)](void*) {});
+  }
+  return nullptr;
 }
 
 // Whether `a` can join a chain over `shape`, and how it would be touched.
@@ -142,8 +178,9 @@ bool fits(const Pending& p, std::span<const Access> accesses) {
 // The chain's intermediates that no one else holds and that it writes before it reads
 // them: they need no memory, only the backend's scratch (one slot per buffer). Each buffer
 // is touched at one address (fits()), so addresses name buffers here.
-void assign_scratch(backend::Chain& chain, const std::vector<HeldUse>& held) {
-  std::unordered_map<const Buffer*, long> holders;
+void assign_scratch(backend::Chain& chain, const std::vector<HeldUse>& held,
+                    const std::unordered_map<const Buffer*, long>& alias_holds) {
+  std::unordered_map<const Buffer*, long> holders(alias_holds.begin(), alias_holds.end());
   for (const HeldUse& h : held) ++holders[h.buffer.get()];
   std::unordered_map<const void*, bool> unheld;  // address -> no holder outside the chain
   for (const HeldUse& h : held) unheld.try_emplace(h.address, true);
@@ -200,6 +237,7 @@ void run_deferred_work() {
   {
     std::lock_guard running(p.run);
     std::vector<HeldUse> held;
+    std::unordered_map<const Buffer*, long> alias_holds;
     Device device;
     {
       std::lock_guard lock(p.state);
@@ -210,6 +248,7 @@ void run_deferred_work() {
       chain = std::move(p.chain);
       states = std::move(p.states);
       held = std::move(p.held);
+      alias_holds = std::move(p.alias_holds);
       device = p.device;
       p.chain = backend::Chain{};
       p.states.clear();
@@ -217,6 +256,7 @@ void run_deferred_work() {
       p.uses.clear();
       p.made.clear();
       p.made_bytes = 0;
+      p.alias_holds.clear();
     }
     // Readers of this chain's memory wait on `running`; pending stays set until it is done.
     struct Settle {
@@ -226,7 +266,7 @@ void run_deferred_work() {
         deferred_pending.store(!p.chain.steps.empty(), std::memory_order_release);
       }
     } settle{p};
-    assign_scratch(chain, held);
+    assign_scratch(chain, held, alias_holds);
     backend::backend_for(device).run_chain(chain);
   }
   // Warnings after the run, under each step's own error state, in call order.
@@ -267,15 +307,18 @@ void mark_shared_outside(const std::shared_ptr<Buffer>& b) {
 
 namespace api {
 
-bool defer_elementwise(ops::UfuncId op, DType loop, std::span<const DeferredInput> inputs, const ndarray* out,
-                       DType result_dtype, const Shape& shape, const Strides& out_strides, ndarray& result) {
-  if (!fusion_enabled()) return false;
+namespace {
+
+// Records `step` (kind, op, loop, nin, each input's dtype and fp_mask set) over `inputs`
+// into the pending chain, as defer_elementwise describes.
+bool record(backend::ChainStep step, std::span<const DeferredInput> inputs, const ndarray* out, DType result_dtype,
+            const Shape& shape, const Strides& out_strides, ndarray& result) {
   const ndarray* any = out;
   for (const DeferredInput& in : inputs)
     if (!any && in.array) any = in.array;
   const Device device = any ? any->device() : default_device();
   backend::Backend& be = backend::backend_for(device);
-  if (!be.can_chain(op, loop)) return false;
+  if (!be.can_chain(step)) return false;
   const ErrState st = geterr();
   if (!deferrable(st.divide) || !deferrable(st.over) || !deferrable(st.under) || !deferrable(st.invalid)) return false;
   const std::int64_t size = shape_size(shape);
@@ -288,11 +331,14 @@ bool defer_elementwise(ops::UfuncId op, DType loop, std::span<const DeferredInpu
   int naccess = 0;
   for (int k = 0; k < nin; ++k) {
     if (!inputs[k].array) continue;
-    if (inputs[k].array->dtype() != ops::input_dtype(op, loop, k)) return false;
+    if (inputs[k].array->dtype() != step.in[k].dtype) return false;
     if (!chain_access(*inputs[k].array, shape, false, accesses[naccess])) return false;
     ++naccess;
   }
+  std::shared_ptr<void> context = be.chain_context();
+  Pending& p = pending();
   ndarray made;
+  bool recycled = false;
   if (out) {
     if (out->dtype() != result_dtype || !chain_access(*out, shape, true, accesses[naccess])) return false;
     for (int k = 0; k < naccess; ++k)
@@ -302,20 +348,21 @@ bool defer_elementwise(ops::UfuncId op, DType loop, std::span<const DeferredInpu
     ++naccess;
   } else {
     if (out_strides != c_strides(shape, itemsize(result_dtype))) return false;
-    made = ndarray(be.allocate(static_cast<std::size_t>(size * itemsize(result_dtype))), result_dtype, shape,
-                   out_strides, 0);
+    const auto nbytes = static_cast<std::size_t>(size * itemsize(result_dtype));
+    std::shared_ptr<Buffer> memory;
+    {
+      std::lock_guard lock(p.state);
+      if (!p.chain.steps.empty() && p.device == device && p.chain.context == context && p.chain.shape == shape)
+        memory = recycle(p, result_dtype, nbytes);
+    }
+    recycled = memory != nullptr;
+    made = ndarray(recycled ? std::move(memory) : be.allocate(nbytes), result_dtype, shape, out_strides, 0);
     accesses[naccess++] = Access{&made.buffer(), 0, false, true};
   }
   const std::span<const Access> touched(accesses.data(), static_cast<std::size_t>(naccess));
-  std::shared_ptr<void> context = be.chain_context();
 
-  backend::ChainStep step;
-  step.op = op;
-  step.loop = loop;
-  step.nin = nin;
   for (int k = 0; k < nin; ++k) {
     backend::ChainOperand& o = step.in[k];
-    o.dtype = ops::input_dtype(op, loop, k);
     if (inputs[k].array) {
       o.data = static_cast<char*>(inputs[k].array->buffer()->data()) + inputs[k].array->offset();
       o.broadcast = inputs[k].array->size() == 1;
@@ -327,9 +374,7 @@ bool defer_elementwise(ops::UfuncId op, DType loop, std::span<const DeferredInpu
   const ndarray& target = out ? *out : made;
   step.out.dtype = result_dtype;
   step.out.data = static_cast<char*>(target.buffer()->data()) + target.offset();
-  step.fp_mask = fp_watch_mask();
 
-  Pending& p = pending();
   for (;;) {
     {
       std::lock_guard lock(p.state);
@@ -344,8 +389,8 @@ bool defer_elementwise(ops::UfuncId op, DType loop, std::span<const DeferredInpu
           p.chain.context = context;
         }
         if (!out) {
-          p.made.push_back(made.buffer());
-          p.made_bytes += made.buffer()->nbytes();
+          p.made.push_back(MadeResult{made.buffer(), result_dtype});
+          if (!recycled) p.made_bytes += made.buffer()->nbytes();
         }
         p.chain.steps.push_back(step);
         detail::deferred_pending.store(true, std::memory_order_release);
@@ -357,6 +402,7 @@ bool defer_elementwise(ops::UfuncId op, DType loop, std::span<const DeferredInpu
             it->second.written |= a.write;
             it->second.broadcast |= a.broadcast;
           }
+          ++it->second.holds;
         }
         break;
       }
@@ -365,6 +411,40 @@ bool defer_elementwise(ops::UfuncId op, DType loop, std::span<const DeferredInpu
   }
   result = out ? *out : std::move(made);
   return true;
+}
+
+}  // namespace
+
+bool defer_elementwise(ops::UfuncId op, DType loop, std::span<const DeferredInput> inputs, const ndarray* out,
+                       DType result_dtype, const Shape& shape, const Strides& out_strides, ndarray& result) {
+  if (!fusion_enabled()) return false;
+  backend::ChainStep step;
+  step.op = op;
+  step.loop = loop;
+  step.nin = static_cast<int>(inputs.size());
+  for (int k = 0; k < step.nin; ++k) step.in[k].dtype = ops::input_dtype(op, loop, k);
+  step.fp_mask = fp_watch_mask();
+  return record(step, inputs, out, result_dtype, shape, out_strides, result);
+}
+
+bool defer_where(std::span<const DeferredInput, 3> inputs, DType dtype, const Shape& shape, ndarray& result) {
+  if (!fusion_enabled()) return false;
+  backend::ChainStep step;
+  step.kind = backend::StepKind::where;
+  step.nin = 3;
+  step.in[0].dtype = DType::bool_;
+  step.in[1].dtype = step.in[2].dtype = dtype;
+  return record(step, inputs, nullptr, dtype, shape, c_strides(shape, itemsize(dtype)), result);
+}
+
+bool defer_cast(const ndarray& src, DType dtype, const Strides& strides, ndarray& result) {
+  if (!fusion_enabled()) return false;
+  backend::ChainStep step;
+  step.kind = backend::StepKind::cast;
+  step.nin = 1;
+  step.in[0].dtype = src.dtype();
+  const DeferredInput in{&src};
+  return record(step, std::span<const DeferredInput>(&in, 1), nullptr, dtype, src.shape(), strides, result);
 }
 
 }  // namespace api

@@ -20,4 +20,13 @@ struct DeferredInput {
 bool defer_elementwise(ops::UfuncId op, DType loop, std::span<const DeferredInput> inputs, const ndarray* out,
                        DType result_dtype, const Shape& shape, const Strides& out_strides, ndarray& result);
 
+// where(inputs[0], inputs[1], inputs[2]) into a new C-ordered array of `dtype` over `shape`:
+// the condition an array of bool or a scalar, the others arrays of `dtype` or scalars
+// (stored as `dtype`, unchecked, as the eager where does).
+bool defer_where(std::span<const DeferredInput, 3> inputs, DType dtype, const Shape& shape, ndarray& result);
+
+// src converted to `dtype` into a new array with `strides` (astype, copy): recorded when
+// those are src's shape in C order.
+bool defer_cast(const ndarray& src, DType dtype, const Strides& strides, ndarray& result);
+
 }  // namespace copper::api

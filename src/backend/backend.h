@@ -94,10 +94,10 @@ class Backend {
   // frexp), out[1] with dtype ops::info(op).out2[loop].
   virtual void elementwise_multi(ops::UfuncId op, DType loop, std::span<const ArrayView> in,
                                  std::span<const ArrayView> out) = 0;
-  // Automatic fusion: whether run_chain can take op over `loop`, and the chain's run (one
-  // pass over memory, steps in order per block; fused_chain.h). Backends without chains
-  // get no deferred work.
-  virtual bool can_chain(ops::UfuncId /*op*/, DType /*loop*/) const { return false; }
+  // Automatic fusion: whether run_chain can take `step` (its kind, op, loop and operand
+  // dtypes are set), and the chain's run (one pass over memory, steps in order per block;
+  // fused_chain.h). Backends without chains get no deferred work.
+  virtual bool can_chain(const ChainStep& /*step*/) const { return false; }
   virtual void run_chain(Chain& chain);
   // What must be the same for ops to share a chain, beyond the device (CUDA: the calling
   // thread's current stream); compared by identity, kept by the chain.

@@ -24,8 +24,14 @@ struct ChainOperand {
                            // it in scratch slot `scratch` instead of writing memory
 };
 
+// What a step computes: a ufunc's loop (`op` over `loop`), a conversion of in[0] to out's
+// dtype as astype makes it, or where(in[0], in[1], in[2]) (in[0] bool; in[1], in[2] and out
+// of one dtype).
+enum class StepKind : std::uint8_t { ufunc, cast, where };
+
 struct ChainStep {
-  ops::UfuncId op{};
+  StepKind kind = StepKind::ufunc;
+  ops::UfuncId op{};  // ufunc steps
   DType loop = DType::float64;
   int nin = 0;
   std::array<ChainOperand, 3> in{};

@@ -2,8 +2,8 @@
 // GPU needed: for every loop dtype, one chain through every one-output ufunc that has a
 // loop of that dtype (memory operands read and rewritten, one-element broadcasts, values
 // by parameter, errstate's checked steps), plus the shapes the recorder makes most:
-// the in-place seed chain, temporaries kept in registers (scratch), and a buffer read as
-// two dtypes (which must fall back to the steps' own kernels: no source).
+// the in-place seed chain, temporaries kept in registers (scratch), casts and where, and a
+// buffer read as two dtypes (which must fall back to the steps' own kernels: no source).
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -134,6 +134,31 @@ int main() {
                            memory(DType::float16)));
     c.steps.push_back(step(ops::UfuncId::exp, DType::complex64, {memory(DType::complex64)}, memory(DType::complex64, 1)));
     compile(c, "integer division, float16 and complex");
+  }
+
+  // Casts between every pair of dtypes (astype in a chain), and where over each dtype.
+  {
+    Chain c = chain_of(5000);
+    for (int from = 0; from < num_dtypes; ++from)
+      for (int to = 0; to < num_dtypes; ++to) {
+        ChainStep s;
+        s.kind = StepKind::cast;
+        s.nin = 1;
+        s.in[0] = memory(static_cast<DType>(from));
+        s.out = memory(static_cast<DType>(to), 1);
+        c.steps.push_back(s);
+      }
+    for (int t = 0; t < num_dtypes; ++t) {
+      ChainStep s;
+      s.kind = StepKind::where;
+      s.nin = 3;
+      s.in[0] = memory(DType::bool_, 3);
+      s.in[1] = memory(static_cast<DType>(t), 1);
+      s.in[2] = t % 2 ? value(static_cast<DType>(t)) : broadcast(static_cast<DType>(t));
+      s.out = memory(static_cast<DType>(t), 4);
+      c.steps.push_back(s);
+    }
+    compile(c, "casts between all dtypes, where over each");
   }
 
   // One address read as two dtypes: no fused source (the steps run one by one).

@@ -3,11 +3,18 @@ must give exactly the eager results, whatever reads, views, aliasing and errors 
 NumPy is the oracle; every test also checks that the ops really were deferred, so a test
 cannot pass by fusion silently doing nothing. Every test runs on each device: the CPU runs
 chains block by block, the GPU as one generated kernel per chain structure."""
+import os
+
 import numpy as np
 import pytest
 
-import copper as cp
-from conftest import DEVICES
+# New GPU chain kernels compile before their chain runs here, so every test checks the
+# fused kernel itself (by default the first chains of a structure run op by op while it
+# compiles in the background: test_new_chain_kernels_compile_in_the_background).
+os.environ["COPPER_FUSION_COMPILE"] = "sync"
+
+import copper as cp  # noqa: E402
+from conftest import DEVICES  # noqa: E402
 
 
 @pytest.fixture
@@ -82,6 +89,40 @@ def test_masks_and_mixed_dtypes_in_one_chain(fused, rng, device):
     np.testing.assert_array_equal(host(q), (i0 * 7) // 3 % 5)
 
 
+def test_where_and_casts_join_the_chain(fused, rng, device):
+    d0 = rng.standard_normal(9000)
+    d = cp.asarray(d0, device=device)
+
+    def normal_cdf_like(xp, d):
+        tail = xp.exp(-0.5 * d * d) * 0.4
+        return xp.where(d > 0, 1 - tail, tail)    # the condition and both branches deferred
+
+    cdf = normal_cdf_like(cp, d)
+    picked = cp.where(d < -1, d, 7.5)             # a scalar branch
+    as32 = (d * 3).astype(cp.float32) + 1         # a cast inside the chain
+    ints = (d * 100).astype(cp.int16)             # float to int16, truncated as astype does
+    dup = d.copy()
+    d *= 2                                        # the copy must hold the old values
+    assert cp._core._deferred_ops() >= 10
+    np.testing.assert_array_equal(host(cdf), host(eager(normal_cdf_like, cp, cp.asarray(d0, device=device))))
+    np.testing.assert_allclose(host(cdf), normal_cdf_like(np, d0), rtol=1e-15)  # exp to an ulp
+    np.testing.assert_array_equal(host(picked), np.where(d0 < -1, d0, 7.5))
+    np.testing.assert_array_equal(host(as32), (d0 * 3).astype(np.float32) + 1)
+    np.testing.assert_array_equal(host(ints), (d0 * 100).astype(np.int16))
+    np.testing.assert_array_equal(host(dup), d0)
+    np.testing.assert_array_equal(host(d), d0 * 2)
+
+
+def test_where_with_mixed_kinds_runs_eagerly_and_exactly(fused, rng, device):
+    a0 = rng.integers(-100, 100, 3000).astype(np.int8)
+    b0 = rng.standard_normal(3000).astype(np.float32)
+    a, b = cp.asarray(a0, device=device), cp.asarray(b0, device=device)
+    got = cp.where(b > 0, a, b)                   # int8 and float32 branches: a cast first
+    wrapped = cp.where(b > 0, a, 500)             # the weak scalar wraps to int8, as NumPy
+    np.testing.assert_array_equal(host(got), np.where(b0 > 0, a0, b0))
+    np.testing.assert_array_equal(host(wrapped), np.where(b0 > 0, a0, np.int16(500).astype(np.int8)))
+
+
 def test_a_buffer_read_as_two_dtypes(fused, rng, device):
     x0 = rng.standard_normal(4096)
     x = cp.asarray(x0, device=device)
@@ -121,8 +162,9 @@ def test_new_scalars_reuse_the_chain_kernel(fused, rng, device):
 
 
 def test_dead_temporaries_are_bounded():
-    """Temporaries that die while deferred keep their memory until the chain runs: past
-    COPPER_FUSION_MEMORY_MB of them the chain runs early (here 1 MiB, 800 KB arrays)."""
+    """Temporaries that die while deferred keep their memory until the chain runs, unless a
+    later result of their dtype and size reuses it: past COPPER_FUSION_MEMORY_MB of them the
+    chain runs early (here 0: at the first dead temporary not yet reused)."""
     import subprocess
     import sys
     code = ("import numpy as np, copper as cp\n"
@@ -134,144 +176,91 @@ def test_dead_temporaries_are_bounded():
             "for k in range(20):\n"
             "    e = e * 1.0001 + 1.0\n"
             "np.testing.assert_array_equal(x.get(), e)\n")
-    import os
     for dev in DEVICES:
-        env = dict(os.environ, COPPER_FUSION="1", COPPER_FUSION_MEMORY_MB="1")
+        env = dict(os.environ, COPPER_FUSION="1", COPPER_FUSION_MEMORY_MB="0")
         subprocess.run([sys.executable, "-c", code.replace("DEV", dev)], env=env, check=True)
 
 
-def test_intermediates_no_one_holds_stay_out_of_memory_but_held_ones_are_written(fused, rng, device):
-    x0 = rng.standard_normal(50_000)
-    x = cp.asarray(x0, device=device)
-    kept = x * 2.0           # held: must be written
-    y = (kept + 1.0) * 3.0   # (kept + 1.0) is held by no one
-    np.testing.assert_array_equal(host(y), (x0 * 2.0 + 1.0) * 3.0)
-    np.testing.assert_array_equal(host(kept), x0 * 2.0)
-
-
-def test_views_of_pending_arrays_see_every_write(fused, rng, device):
-    x0 = rng.standard_normal((30, 40))
-    x = cp.asarray(x0, device=device)
-    v = x.T          # a view: reading it runs what writes x
-    x *= 3.0
-    np.testing.assert_array_equal(host(v), (x0 * 3.0).T)
-    row = x[2]       # basic indexing reads metadata only; the read runs pending work
-    x += 1.0
-    np.testing.assert_array_equal(host(row), x0[2] * 3.0 + 1.0)
-
-
-def test_same_buffer_at_two_offsets_runs_in_eager_order(fused, rng, device):
-    a0 = rng.standard_normal(2000)
-    a = cp.asarray(a0, device=device)
-    p, q = a[:1000], a[1000:]
-    p *= 2.0
-    q += p           # reads p's new values while writing the other half
-    e = a0.copy()
-    e[:1000] *= 2.0
-    e[1000:] += e[:1000]
-    np.testing.assert_array_equal(host(a), e)
-    a[1:] += a[:-1]  # overlapping shifted views: the eager path's copy, not a chain
-    e[1:] += e[:-1].copy()
-    np.testing.assert_array_equal(host(a), e)
-
-
-def test_one_element_broadcast_of_a_written_buffer(fused, rng, device):
-    x0 = rng.standard_normal(20_000)
-    x = cp.asarray(x0, device=device)
-    s = x[:1]
-    y = x + s        # reads x[0] before the write below
-    x *= 2.0
-    z = x + s        # reads the written x[0]
-    np.testing.assert_array_equal(host(y), x0 + x0[0])
-    np.testing.assert_array_equal(host(z), 2 * x0 + 2 * x0[0])
-
-
-def test_shapes_and_layouts_outside_a_chain_still_work(fused, rng, device):
-    a0 = rng.standard_normal((64, 33))
-    b0 = rng.standard_normal(33)
-    a, b = cp.asarray(a0, device=device), cp.asarray(b0, device=device)
-    c = a * 2.0          # deferred, shape (64, 33)
-    d = a + b            # broadcasts a row: runs eagerly
-    f = a[:, ::2] * 3.0  # strided: eagerly
-    g = c.sum()          # a reduction reads c
-    np.testing.assert_array_equal(host(d), a0 + b0)
-    np.testing.assert_array_equal(host(f), a0[:, ::2] * 3.0)
-    np.testing.assert_allclose(float(g), (a0 * 2.0).sum(), rtol=1e-12)
-
-
-def test_long_chains_are_cut_and_still_exact(fused, rng, device):
-    x0 = rng.standard_normal(10_000)
-    x = cp.asarray(x0, device=device)
-    e = x0.copy()
-    for k in range(130):
-        x = x * 1.001 + k
-        e = e * 1.001 + k
-    assert 0 < cp._core._deferred_ops() <= 48
-    np.testing.assert_array_equal(host(x), e)
-
-
-def test_warnings_come_when_the_chain_runs(fused, rng, device):
-    x = cp.asarray(rng.standard_normal(1000), device=device)
-    with pytest.warns(RuntimeWarning, match="divide by zero encountered in divide"):
-        y = x / 0.0
-        assert cp._core._deferred_ops() == 1
-        host(y)
-    with cp.errstate(divide="ignore"):
-        y = x / 0.0
-    import warnings
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        host(y)      # recorded under 'ignore': silent when it runs
-    with cp.errstate(divide="raise"):
-        with pytest.raises(FloatingPointError):
-            host(x / 0.0)  # 'raise' runs at the call (a GPU reports at the read)
-    assert cp._core._deferred_ops() == 0
-
-
-def test_memory_shared_outside_copper_is_never_deferred(fused, rng, device):
+def test_dead_temporaries_lend_their_memory_to_later_results(rng, device):
+    """A 40-op formula of temporaries: fused, its peak device memory is that of a few
+    arrays, as eager code's (whose pool reuses what each temporary frees)."""
     if device == "cpu":
-        n0 = rng.standard_normal(5000)
-        before = n0.copy()
-        shared = cp.from_dlpack(n0)  # copper's view of NumPy's memory
-        shared += 1.0
-        assert cp._core._deferred_ops() == 0
-        np.testing.assert_array_equal(n0, before + 1.0)  # NumPy sees the write at once
-    x0 = rng.standard_normal(5000)
+        pytest.skip("memory statistics are the GPU pool's")
+    x0 = rng.standard_normal(1_000_000)
     x = cp.asarray(x0, device=device)
-    x *= 2.0
-    assert cp._core._deferred_ops() == 1
-    if device == "cpu":
-        exported = np.from_dlpack(x)  # export runs the pending write, then marks the memory
-        np.testing.assert_array_equal(exported, x0 * 2.0)
-    else:
-        x.data.ptr  # the raw address: the other side may read it from now on
-    assert cp._core._deferred_ops() == 0
-    x *= 2.0
-    assert cp._core._deferred_ops() == 0
-    if device == "cpu":
-        np.testing.assert_array_equal(exported, x0 * 4.0)
-    np.testing.assert_array_equal(host(x), x0 * 4.0)
+    nbytes = x0.nbytes
 
+    def formula(v):
+        for k in range(20):
+            v = v * 1.0001 + k
+        return v
 
-def test_switching_off_runs_what_is_pending(rng, device):
-    was = cp.fusion_enabled()
-    try:
-        cp.set_fusion(True)
-        x0 = rng.standard_normal(1000)
-        x = cp.asarray(x0, device=device)
-        x += 1.0
-        assert cp._core._deferred_ops() == 1
-        cp.set_fusion(False)
-        assert cp._core._deferred_ops() == 0
-        x += 1.0
-        assert cp._core._deferred_ops() == 0
-        np.testing.assert_array_equal(host(x), (x0 + 1.0) + 1.0)
-    finally:
-        cp.set_fusion(was)
-
-
-def test_synchronize_runs_pending_work(fused, rng, device):
-    x = cp.asarray(rng.standard_normal(1000), device=device)
-    x *= 3.0
     cp.synchronize(device)
+    peaks = {}
+    for fusion in (False, True):
+        cp.set_fusion(fusion)
+        try:
+            cp.cuda.reset_peak_memory()
+            start = cp.cuda.memory_stats()["used"]
+            y = formula(x)
+            if fusion:
+                assert cp._core._deferred_ops() == 40
+            np.testing.assert_array_equal(host(y), formula(x0))
+            peaks[fusion] = cp.cuda.memory_stats()["peak"] - start
+            del y
+        finally:
+            cp.set_fusion(False)
+    assert peaks[True] <= max(peaks[False], 4 * nbytes), peaks
+
+
+def test_new_chain_kernels_compile_in_the_background(tmp_path):
+    if "cuda:0" not in DEVICES:
+        pytest.skip("needs a GPU")
+    import subprocess
+    import sys
+    code = """
+import time, numpy as np, copper as cp
+x0 = np.random.default_rng(5).standard_normal(10000)
+x = cp.asarray(x0, device='cuda:0')
+expected = (x0 * 1.5 + 2.0) * x0
+cp.set_fusion(False)
+np.testing.assert_array_equal(((x * 1.5 + 2.0) * x).get(), expected)  # the ops' own kernels
+cp.set_fusion(True)
+before = cp._core._kernel_compile_stats('cuda:0')['compiles']
+for _ in range(1000):  # op by op until the chain's kernel is ready, then fused: the same values
+    np.testing.assert_array_equal(((x * 1.5 + 2.0) * x).get(), expected)
+    if cp._core._kernel_compile_stats('cuda:0')['compiles'] > before:
+        break
+    time.sleep(0.01)
+assert cp._core._kernel_compile_stats('cuda:0')['compiles'] == before + 1
+np.testing.assert_array_equal(((x * 1.5 + 2.0) * x).get(), expected)
+"""
+    env = dict(os.environ, COPPER_FUSION="1", COPPER_CACHE_DIR=str(tmp_path))
+    env.pop("COPPER_FUSION_COMPILE", None)
+    subprocess.run([sys.executable, "-c", code], env=env, check=True)
+
+
+def test_chains_called_on_a_stream_meet_its_sync_points(fused, device):
+    if device == "cpu":
+        pytest.skip("streams are the GPU's")
+    n = 1 << 20
+    s = cp.cuda.Stream(non_blocking=True)
+    with s:
+        x = cp.arange(n, dtype=cp.float64, device=device)
+        y = x * 2.0
+        assert cp._core._deferred_ops() == 1
+        done = cp.cuda.Event()
+        done.record(s)                       # the chain is enqueued before the mark
+        assert cp._core._deferred_ops() == 0
+    done.synchronize()
+    assert float(y[-1].item()) == 2.0 * (n - 1)
+    with s:
+        z = y + 1.0
+    s.synchronize()                          # likewise before a stream's synchronization
     assert cp._core._deferred_ops() == 0
+    with s:
+        w = z * 3.0
+    assert cp._core._deferred_ops() == 1
+    # Read on the legacy stream without synchronizing s: the chain runs on s and the
+    # reading stream waits for it.
+    np.testing.assert_array_equal(host(w), (np.arange(n) * 2.0 + 1.0) * 3.0)

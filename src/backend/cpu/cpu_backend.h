@@ -27,7 +27,7 @@ class CpuBackend final : public backend::Backend {
   void fold(ops::UfuncId op, DType loop, const ArrayView& in, const ArrayView& out, const FoldOptions& o) override;
   void where(const ArrayView& cond, const ArrayView& x, const ArrayView& y, const ArrayView& out) override;
   // cpu_fused_chain.cpp (automatic fusion: block by block)
-  bool can_chain(ops::UfuncId op, DType loop) const override;
+  bool can_chain(const ChainStep& step) const override;
   void run_chain(Chain& chain) override;
 
   // cpu_reduce.cpp, cpu_scan.cpp

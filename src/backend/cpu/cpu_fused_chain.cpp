@@ -39,14 +39,16 @@ void place(ArrayView& v, const ChainOperand& o, std::vector<std::vector<unsigned
 
 }  // namespace
 
-bool CpuBackend::can_chain(ops::UfuncId op, DType loop) const {
-  return ops::info(op).nout == 1 && elementwise_loop(op, loop) != nullptr;
+bool CpuBackend::can_chain(const ChainStep& step) const {
+  if (step.kind != StepKind::ufunc) return true;  // every cast and where has a loop
+  return ops::info(step.op).nout == 1 && elementwise_loop(step.op, step.loop) != nullptr;
 }
 
 void CpuBackend::run_chain(Chain& chain) {
   const std::size_t nsteps = chain.steps.size();
   std::vector<LoopFn> fns(nsteps);
-  for (std::size_t i = 0; i < nsteps; ++i) fns[i] = elementwise_loop(chain.steps[i].op, chain.steps[i].loop);
+  for (std::size_t i = 0; i < nsteps; ++i)
+    if (chain.steps[i].kind == StepKind::ufunc) fns[i] = elementwise_loop(chain.steps[i].op, chain.steps[i].loop);
   std::vector<FpWatch> watches(nsteps);
   const std::int64_t nblocks = (chain.size + kBlock - 1) / kBlock;
   parallel_for(nblocks, std::max<std::int64_t>(1, parallel_grain / kBlock), [&](std::int64_t first, std::int64_t last) {
@@ -66,9 +68,15 @@ void CpuBackend::run_chain(Chain& chain) {
         StepViews& v = views[i];
         for (int k = 0; k < s.nin; ++k) place(v.in[k], s.in[k], scratch, begin, n);
         place(v.out, s.out, scratch, begin, n);
-        fp_watch = s.fp_mask ? &watches[i] : nullptr;
-        fns[i](std::span<const ArrayView>(v.in.data(), s.nin), std::span<const ArrayView>(&v.out, 1));
-        fp_watch = nullptr;
+        switch (s.kind) {
+          case StepKind::ufunc:
+            fp_watch = s.fp_mask ? &watches[i] : nullptr;
+            fns[i](std::span<const ArrayView>(v.in.data(), s.nin), std::span<const ArrayView>(&v.out, 1));
+            fp_watch = nullptr;
+            break;
+          case StepKind::cast: copy(v.in[0], v.out); break;  // the block's conversion, as astype's
+          case StepKind::where: where(v.in[0], v.in[1], v.in[2], v.out); break;
+        }
       }
     }
   });

@@ -26,7 +26,7 @@ class CudaBackend final : public backend::Backend {
   void fold(ops::UfuncId op, DType loop, const ArrayView& in, const ArrayView& out, const FoldOptions& o) override;
   void where(const ArrayView& cond, const ArrayView& x, const ArrayView& y, const ArrayView& out) override;
   // cuda_fused_chain.cpp (automatic fusion: one generated kernel per chain structure)
-  bool can_chain(ops::UfuncId op, DType loop) const override;
+  bool can_chain(const ChainStep& step) const override;
   void run_chain(Chain& chain) override;
   std::shared_ptr<void> chain_context() const override;
   // cuda_reduce.cpp, cuda_scan.cpp

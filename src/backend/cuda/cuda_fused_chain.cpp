@@ -2,8 +2,14 @@
 #include "backend/cuda/cuda_fused_chain.h"
 
 #include <algorithm>
+#include <condition_variable>
+#include <cstdlib>
+#include <deque>
 #include <mutex>
+#include <string_view>
+#include <thread>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "backend/cuda/cuda_backend.h"
 #include "backend/cuda/cuda_codegen.h"
@@ -12,6 +18,7 @@
 #include "backend/cuda/cuda_graph.h"
 #include "backend/cuda/cuda_user_kernel.h"
 #include "backend/cuda/elementwise_launch.h"
+#include "backend/cuda/kernel_cache_probe.h"
 #include "backend/cuda/kernel_families.h"
 #include "copper/errors.hpp"
 #include "ops/catalogue.h"
@@ -66,7 +73,8 @@ bool int_division(ops::UfuncId op, DType loop) {
 
 // errstate: the eager kernel of this step would be the checked variant (cuda_elementwise.cpp).
 bool step_checked(const ChainStep& s, bool fp_ready) {
-  return fp_ready && s.fp_mask != 0 && (is_inexact(s.out.dtype) || int_division(s.op, s.loop));
+  return fp_ready && s.kind == StepKind::ufunc && s.fp_mask != 0 &&
+         (is_inexact(s.out.dtype) || int_division(s.op, s.loop));
 }
 
 // 32-bit positions while neither a position nor position + grid stride can wrap.
@@ -162,7 +170,8 @@ std::string structure_of(const Chain& chain, const Plan& p) {
   for (const ChainOperand* b : p.broadcasts) put(static_cast<unsigned>(b->dtype));
   for (std::size_t i = 0; i < chain.steps.size(); ++i) {
     const ChainStep& s = chain.steps[i];
-    put(static_cast<unsigned>(s.op));
+    put(static_cast<unsigned>(s.kind));
+    put(s.kind == StepKind::ufunc ? static_cast<unsigned>(s.op) : 0u);
     put(static_cast<unsigned>(s.out.dtype) | (static_cast<unsigned>(s.nin) << 5) | (p.checked[i] << 7));
     for (int j = 0; j < s.nin; ++j) {
       put(static_cast<unsigned>(p.in[i][j].from) | (static_cast<unsigned>(s.in[j].dtype) << 8));
@@ -198,18 +207,25 @@ std::string make_source(const Chain& chain, const Plan& p) {
     if (p.memory[k].loaded) memory_now[k] = "m" + num(k);
   for (std::size_t i = 0; i < chain.steps.size(); ++i) {
     const ChainStep& st = chain.steps[i];
-    std::string args;
+    std::string a[3], args;
     for (int j = 0; j < st.nin; ++j) {
       const OperandRef& r = p.in[i][j];
-      const std::string a = r.from == From::value       ? "v" + num(static_cast<std::size_t>(r.index))
-                            : r.from == From::broadcast ? "b" + num(static_cast<std::size_t>(r.index))
-                            : r.from == From::memory    ? memory_now[r.index]
-                                                        : scratch_now[r.index];
-      args += (j ? ", " : "") + a;
+      a[j] = r.from == From::value       ? "v" + num(static_cast<std::size_t>(r.index))
+             : r.from == From::broadcast ? "b" + num(static_cast<std::size_t>(r.index))
+             : r.from == From::memory    ? memory_now[r.index]
+                                         : scratch_now[r.index];
+      args += (j ? ", " : "") + a[j];
     }
-    const std::string functor = "copper::ops::" + std::string(ops::info(st.op).name);
     const std::string r = "r" + num(i), R = device_type_name(st.out.dtype);
-    s += "  const " + R + " " + r + " = copper::ops::invoke<" + functor + ", " + R + ">(" + args + ");\n";
+    std::string functor;
+    switch (st.kind) {
+      case StepKind::cast: s += "  const " + R + " " + r + " = copper::ops::cast<" + R + ">(" + a[0] + ");\n"; break;
+      case StepKind::where: s += "  const " + R + " " + r + " = " + a[0] + " ? " + a[1] + " : " + a[2] + ";\n"; break;
+      case StepKind::ufunc:
+        functor = "copper::ops::" + std::string(ops::info(st.op).name);
+        s += "  const " + R + " " + r + " = copper::ops::invoke<" + functor + ", " + R + ">(" + args + ");\n";
+        break;
+    }
     if (p.checked[i]) {
       s += "  f" + num(i) + " |= copper::ops::fp::classify<" + functor + ">(" + r + ", " + args + ")";
       if (st.nin == 2) s += " | copper::ops::fp::classify_int_division<" + functor + ">(" + args + ")";
@@ -290,34 +306,103 @@ std::string make_source(const Chain& chain, const Plan& p) {
   return s;
 }
 
-// The compiled kernel of a chain's structure on `device`; null when NVRTC refuses it
-// (the steps' own kernels then run, and report whatever is wrong with them).
+// Compiled chain kernels by structure and device (null: NVRTC refused it, and the steps'
+// own kernels run, reporting whatever is wrong with them), and the background compiler.
+struct Kernels {
+  std::mutex mutex;
+  std::condition_variable wake;
+  std::unordered_map<std::string, CUfunction> memo;
+  struct Job {
+    int device;
+    std::string key, source;
+  };
+  std::deque<Job> queue;
+  std::unordered_set<std::string> queued;  // keys waiting or compiling
+  bool worker_started = false;
+};
+
+Kernels& kernels() {
+  static auto* k = new Kernels;  // never destroyed: the worker may still use it at exit
+  return *k;
+}
+
+CUfunction compile_chain(int device, const std::string& source) {
+  try {
+    return get_kernel(device, user_kernel_key(kFamilyFusedChain, hash_source(source)), [&] { return source; },
+                      "copper_chain");
+  } catch (const CompileError&) {
+    return nullptr;
+  }
+}
+
+void remember(Kernels& k, std::string key, CUfunction fn) {
+  if (k.memo.size() >= kMaxMemo) k.memo.clear();
+  k.memo.insert_or_assign(std::move(key), fn);
+}
+
+// One thread compiles new chain kernels in order; a failure (NVRTC's, or a driver going
+// away at exit) leaves the chain to run step by step.
+void compile_worker() {
+  Kernels& k = kernels();
+  for (;;) {
+    Kernels::Job job;
+    {
+      std::unique_lock lock(k.mutex);
+      k.wake.wait(lock, [&] { return !k.queue.empty(); });
+      job = std::move(k.queue.front());
+      k.queue.pop_front();
+    }
+    CUfunction fn = nullptr;
+    try {
+      fn = compile_chain(job.device, job.source);
+    } catch (...) {
+      fn = nullptr;
+    }
+    std::lock_guard lock(k.mutex);
+    k.queued.erase(job.key);
+    remember(k, std::move(job.key), fn);
+  }
+}
+
+// COPPER_FUSION_COMPILE=sync: compile a new chain kernel before running the chain (tests,
+// benchmarks); otherwise the first chains of a structure run step by step while it compiles.
+bool compile_in_background() {
+  const char* v = std::getenv("COPPER_FUSION_COMPILE");
+  return !(v && std::string_view(v) == "sync");
+}
+
+// The compiled kernel of a chain's structure on `device`, or null: not compiled yet (it is
+// being compiled in the background) or refused by NVRTC.
 CUfunction fused_kernel(int device, const Chain& chain, const Plan& p) {
-  static std::mutex mutex;
-  static auto* memo = new std::unordered_map<std::string, CUfunction>;  // lives past exit's destructors
+  Kernels& k = kernels();
   std::string key = structure_of(chain, p);
   key.push_back(static_cast<char>(device));
   {
-    std::lock_guard lock(mutex);
-    if (auto it = memo->find(key); it != memo->end()) return it->second;
+    std::lock_guard lock(k.mutex);
+    if (auto it = k.memo.find(key); it != k.memo.end()) return it->second;
+    if (k.queued.contains(key)) return nullptr;
   }
-  const std::string source = make_source(chain, p);
-  CUfunction fn = nullptr;
-  try {
-    fn = get_kernel(device, user_kernel_key(kFamilyFusedChain, hash_source(source)), [&] { return source; },
-                    "copper_chain");
-  } catch (const CompileError&) {
-    fn = nullptr;
+  std::string source = make_source(chain, p);
+  if (!compile_in_background() || kernel_on_disk(device, source, "copper_chain")) {
+    const CUfunction fn = compile_chain(device, source);  // a cached cubin loads in about a millisecond
+    std::lock_guard lock(k.mutex);
+    remember(k, std::move(key), fn);
+    return fn;
   }
-  std::lock_guard lock(mutex);
-  if (memo->size() >= kMaxMemo) memo->clear();
-  memo->emplace(std::move(key), fn);
-  return fn;
+  std::lock_guard lock(k.mutex);
+  if (!k.queued.insert(key).second) return nullptr;
+  k.queue.push_back(Kernels::Job{device, std::move(key), std::move(source)});
+  if (!k.worker_started) {
+    std::thread(compile_worker).detach();
+    k.worker_started = true;
+  }
+  k.wake.notify_one();
+  return nullptr;
 }
 
 // The chain as one eager kernel per step (each reads and writes memory; scratch
 // buffers have memory too, allocated at the call).
-void run_steps(int device, const Chain& chain, bool fp_ready) {
+void run_steps(CudaBackend& be, const Chain& chain, bool fp_ready) {
   const Shape shape{chain.size};
   for (const ChainStep& s : chain.steps) {
     std::array<ArrayView, 3> in;
@@ -328,6 +413,14 @@ void run_steps(int device, const Chain& chain, bool fp_ready) {
                         o.value};
     }
     const ArrayView out{s.out.data, s.out.dtype, shape, Strides{itemsize(s.out.dtype)}};
+    if (s.kind == StepKind::cast) {
+      be.copy(in[0], out);
+      continue;
+    }
+    if (s.kind == StepKind::where) {
+      be.where(in[0], in[1], in[2], out);
+      continue;
+    }
     EwJob job;
     job.family = EwFamily::ufunc;
     job.op = static_cast<unsigned>(s.op);
@@ -338,28 +431,40 @@ void run_steps(int device, const Chain& chain, bool fp_ready) {
     job.expression = [op = s.op, nin = s.nin] { return ufunc_expression(static_cast<unsigned>(op), nin); };
     job.fp_check = step_checked(s, fp_ready);
     job.fp_mask = s.fp_mask;
-    run_elementwise(device, job);
+    run_elementwise(be.index(), job);
   }
 }
 
-// Makes the chain's stream (its context) current for the run.
+// Makes the chain's stream (its context) current for the run. The stream that was current
+// (the reader's, when a read on another stream runs the chain) then waits for the chain, so
+// what it does next sees the chain's writes.
 class StreamScope {
  public:
-  StreamScope(int device, const std::shared_ptr<void>& context) {
+  StreamScope(int device, const std::shared_ptr<void>& context) : device_(device) {
     if (!context) return;
     auto wanted = std::static_pointer_cast<copper::cuda::StreamState>(context);
     auto now = current_stream_shared(device);
     if (now == wanted) return;
     previous_ = std::move(now);
+    chain_stream_ = wanted->handle;
     set_current_stream_shared(std::move(wanted));
   }
   ~StreamScope() {
-    if (previous_) set_current_stream_shared(std::move(previous_));
+    if (!previous_) return;
+    const Driver& d = driver();
+    CUevent done = nullptr;
+    if (!capture_active(device_) && d.cuEventCreate(&done, CU_EVENT_DISABLE_TIMING) == CUDA_SUCCESS) {
+      if (d.cuEventRecord(done, chain_stream_) == CUDA_SUCCESS) d.cuStreamWaitEvent(previous_->handle, done, 0);
+      d.cuEventDestroy(done);  // released once the wait is done
+    }
+    set_current_stream_shared(std::move(previous_));
   }
   StreamScope(const StreamScope&) = delete;
   StreamScope& operator=(const StreamScope&) = delete;
 
  private:
+  int device_;
+  CUstream chain_stream_ = nullptr;
   std::shared_ptr<copper::cuda::StreamState> previous_;
 };
 
@@ -370,9 +475,9 @@ std::string fused_chain_source(const Chain& chain, bool fp_ready) {
   return p.fusable ? make_source(chain, p) : std::string();
 }
 
-bool CudaBackend::can_chain(ops::UfuncId op, DType /*loop*/) const {
+bool CudaBackend::can_chain(const ChainStep& step) const {
   // Not while a graph is captured: the chain might run after the capture ends.
-  return ops::info(op).nout == 1 && !capture_active(index_);
+  return (step.kind != StepKind::ufunc || ops::info(step.op).nout == 1) && !capture_active(index_);
 }
 
 std::shared_ptr<void> CudaBackend::chain_context() const { return current_stream_shared(index_); }
@@ -386,7 +491,7 @@ void CudaBackend::run_chain(Chain& chain) {
   const Plan p = make_plan(chain, fp_ready);
   const CUfunction fn = p.fusable ? fused_kernel(index_, chain, p) : nullptr;
   if (!fn) {
-    run_steps(index_, chain, fp_ready);
+    run_steps(*this, chain, fp_ready);
     return;
   }
   // Parameters in the kernel's order; values point at the steps' own bytes.

@@ -1,4 +1,5 @@
 #include "backend/cuda/kernel_cache.h"
+#include "backend/cuda/kernel_cache_probe.h"
 
 #include <cuda.h>
 #include <unistd.h>
@@ -193,6 +194,22 @@ std::vector<char> compile_cubin(const std::string& source, int arch) {
   return cubin;
 }
 
+namespace {
+
+std::filesystem::path disk_path(int arch, const std::string& source, const char* entry) {
+  Hash128 h = environment_hash(arch);
+  h.add(source);
+  h.add(entry);
+  return std::filesystem::path(cache_directory()) / (h.hex() + ".cubin");
+}
+
+}  // namespace
+
+bool kernel_on_disk(int device, const std::string& source, const char* entry) {
+  std::error_code ec;
+  return std::filesystem::exists(disk_path(device_info(device).arch, source, entry), ec);
+}
+
 CUfunction get_kernel(int device, const KernelKey& key, const std::function<std::string()>& make_source,
                       const char* entry) {
   MemoryCache& cache = memory_cache();
@@ -207,10 +224,7 @@ CUfunction get_kernel(int device, const KernelKey& key, const std::function<std:
   }
   const int arch = device_info(device).arch;
   const std::string source = make_source();
-  Hash128 h = environment_hash(arch);
-  h.add(source);
-  h.add(entry);
-  const std::filesystem::path path = std::filesystem::path(cache_directory()) / (h.hex() + ".cubin");
+  const std::filesystem::path path = disk_path(arch, source, entry);
   std::vector<char> cubin;
   if (auto cached = read_entry(path)) {
     cubin = std::move(*cached);
