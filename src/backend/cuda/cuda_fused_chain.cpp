@@ -20,6 +20,7 @@
 #include "backend/cuda/elementwise_launch.h"
 #include "backend/cuda/kernel_cache_probe.h"
 #include "backend/cuda/kernel_families.h"
+#include "backend/cuda/nvrtc_api.h"
 #include "copper/errors.hpp"
 #include "ops/catalogue.h"
 
@@ -319,6 +320,9 @@ struct Kernels {
   std::deque<Job> queue;
   std::unordered_set<std::string> queued;  // keys waiting or compiling
   bool worker_started = false;
+  bool compiling = false;  // the worker is inside NVRTC or the driver
+  bool stopping = false;   // the process is exiting: compile nothing more
+  std::condition_variable idle;
 };
 
 Kernels& kernels() {
@@ -348,9 +352,11 @@ void compile_worker() {
     Kernels::Job job;
     {
       std::unique_lock lock(k.mutex);
-      k.wake.wait(lock, [&] { return !k.queue.empty(); });
+      k.wake.wait(lock, [&] { return !k.queue.empty() || k.stopping; });
+      if (k.stopping) return;
       job = std::move(k.queue.front());
       k.queue.pop_front();
+      k.compiling = true;
     }
     CUfunction fn = nullptr;
     try {
@@ -359,9 +365,37 @@ void compile_worker() {
       fn = nullptr;
     }
     std::lock_guard lock(k.mutex);
+    k.compiling = false;
+    k.idle.notify_all();
     k.queued.erase(job.key);
     remember(k, std::move(job.key), fn);
   }
+}
+
+// At exit, before NVRTC's and the driver's own teardown (registered earlier, so run
+// later): a compile in progress finishes and nothing new starts.
+void stop_worker() {
+  Kernels& k = kernels();
+  std::unique_lock lock(k.mutex);
+  k.stopping = true;
+  k.queue.clear();
+  k.wake.notify_all();
+  k.idle.wait(lock, [&] { return !k.compiling; });
+}
+
+// Starts the worker (under k.mutex). NVRTC is loaded here first, so its teardown at exit
+// comes after stop_worker's; false when it cannot be loaded (chains then run op by op).
+bool start_worker(Kernels& k) {
+  if (k.worker_started) return true;
+  try {
+    nvrtc();
+  } catch (const std::exception&) {
+    return false;
+  }
+  std::atexit(stop_worker);
+  std::thread(compile_worker).detach();
+  k.worker_started = true;
+  return true;
 }
 
 // COPPER_FUSION_COMPILE=sync: compile a new chain kernel before running the chain (tests,
@@ -390,12 +424,8 @@ CUfunction fused_kernel(int device, const Chain& chain, const Plan& p) {
     return fn;
   }
   std::lock_guard lock(k.mutex);
-  if (!k.queued.insert(key).second) return nullptr;
+  if (k.stopping || !start_worker(k) || !k.queued.insert(key).second) return nullptr;
   k.queue.push_back(Kernels::Job{device, std::move(key), std::move(source)});
-  if (!k.worker_started) {
-    std::thread(compile_worker).detach();
-    k.worker_started = true;
-  }
   k.wake.notify_one();
   return nullptr;
 }
