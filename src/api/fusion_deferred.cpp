@@ -66,10 +66,12 @@ struct HeldUse {
   bool broadcast;
 };
 
-// A new array a step made for its result.
+// A new array a step made for its result; for a result given a dead result's memory
+// (recycle()), also the buffer that owns that memory (null: the result owns its own).
 struct MadeResult {
   std::shared_ptr<Buffer> buffer;
   DType dtype;
+  std::shared_ptr<Buffer> owner;
 };
 
 struct Pending {
@@ -82,8 +84,8 @@ struct Pending {
   std::unordered_map<const Buffer*, BufferUse> uses;
   std::vector<MadeResult> made;  // results of the chain's steps not yet recycled
   std::size_t made_bytes = 0;    // memory the chain's steps allocated
-  // References that results made from recycled memory hold on the buffer they took it
-  // from (see recycle()), by that buffer: they do not count as holders outside the chain.
+  // References that results made from recycled memory hold on its owner (see recycle()),
+  // by owner: they do not count as holders outside the chain.
   std::unordered_map<const Buffer*, long> alias_holds;
 };
 
@@ -134,21 +136,23 @@ std::size_t dead_bytes(const Pending& p) {
 
 // Memory for a new result of `dtype` and `nbytes`: that of an earlier result of the chain
 // that has died meanwhile (a formula's temporaries), which eager code would have freed and
-// the pool handed back. The new buffer keeps the old one alive and shares its address;
-// every later step of the chain comes after the dead result's last use, so one position
-// in memory (or one register, when both end up held by no one) serves both in turn. Looks
-// at the newest few results only, where temporaries are, to keep the per-op cost flat.
-std::shared_ptr<Buffer> recycle(Pending& p, DType dtype, std::size_t nbytes) {
+// the pool handed back. The new buffer shares the dead one's address and keeps the
+// memory's owner alive (the owner, never the dead buffer itself, so buffers made this way
+// never form chains of holders, however many times memory passes on); every later step of
+// the chain comes after the dead result's last use, so one position in memory (or one
+// register, when all of them end up held by no one) serves them in turn. Looks at the
+// newest few results only, where temporaries are, to keep the per-op cost flat.
+std::shared_ptr<Buffer> recycle(Pending& p, DType dtype, std::size_t nbytes, std::shared_ptr<Buffer>& owner) {
   const std::size_t first = p.made.size() > 8 ? p.made.size() - 8 : 0;
   for (std::size_t i = p.made.size(); i-- > first;) {
     const MadeResult& m = p.made[i];
     if (m.dtype != dtype || m.buffer->nbytes() != nbytes || !dead(p, m)) continue;
-    std::shared_ptr<Buffer> old = m.buffer;
+    owner = m.owner ? m.owner : m.buffer;
+    void* data = m.buffer->data();
+    const Device device = m.buffer->device();
     p.made.erase(p.made.begin() + static_cast<std::ptrdiff_t>(i));
-    ++p.alias_holds[old.get()];
-    void* data = old->data();
-    const Device device = old->device();
-    return std::make_shared<Buffer>(data, nbytes, device, [old = std::move(old)](void*) {});
+    ++p.alias_holds[owner.get()];
+    return std::make_shared<Buffer>(data, nbytes, device, [keep = owner](void*) {});
   }
   return nullptr;
 }
@@ -338,6 +342,7 @@ bool record(backend::ChainStep step, std::span<const DeferredInput> inputs, cons
   std::shared_ptr<void> context = be.chain_context();
   Pending& p = pending();
   ndarray made;
+  std::shared_ptr<Buffer> owner;  // of the new result's memory
   bool recycled = false;
   if (out) {
     if (out->dtype() != result_dtype || !chain_access(*out, shape, true, accesses[naccess])) return false;
@@ -353,7 +358,7 @@ bool record(backend::ChainStep step, std::span<const DeferredInput> inputs, cons
     {
       std::lock_guard lock(p.state);
       if (!p.chain.steps.empty() && p.device == device && p.chain.context == context && p.chain.shape == shape)
-        memory = recycle(p, result_dtype, nbytes);
+        memory = recycle(p, result_dtype, nbytes, owner);
     }
     recycled = memory != nullptr;
     made = ndarray(recycled ? std::move(memory) : be.allocate(nbytes), result_dtype, shape, out_strides, 0);
@@ -389,7 +394,7 @@ bool record(backend::ChainStep step, std::span<const DeferredInput> inputs, cons
           p.chain.context = context;
         }
         if (!out) {
-          p.made.push_back(MadeResult{made.buffer(), result_dtype});
+          p.made.push_back(MadeResult{made.buffer(), result_dtype, owner});
           if (!recycled) p.made_bytes += made.buffer()->nbytes();
         }
         p.chain.steps.push_back(step);

@@ -264,3 +264,28 @@ def test_chains_called_on_a_stream_meet_its_sync_points(fused, device):
     # Read on the legacy stream without synchronizing s: the chain runs on s and the
     # reading stream waits for it.
     np.testing.assert_array_equal(host(w), (np.arange(n) * 2.0 + 1.0) * 3.0)
+
+
+def test_memory_passed_on_many_times_stays_one_owner_deep(device):
+    """Results given dead temporaries' memory keep its owner alive, never the dead buffer:
+    loops that discard their results pass memory on without end, and chains of holders
+    overflowed the stack when the last one went (this program crashed that way)."""
+    import subprocess
+    import sys
+    code = f"""
+import timeit, numpy as np, copper as cp
+x = cp.asarray(np.arange(10.0), device="{device}")
+y = x + 1
+cp.set_fusion(True)
+timeit.repeat(lambda: x + y, number=20000, repeat=5)
+def step():
+    z = x + y
+    z *= 2
+    return z
+timeit.repeat(step, number=20000, repeat=5)
+for _ in range(100):
+    np.testing.assert_array_equal((x + y).get(), np.arange(10.0) * 2 + 1)
+print("ok")
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", (out.returncode, out.stderr[-2000:])
