@@ -43,9 +43,12 @@ const backend::cuda::LoadedRawModule& module_on(RawModuleState& state, int devic
   return *state.loaded
               .get(device,
                    [&] {
-                     const auto& m = state.from_image ? backend::cuda::load_raw_image(device, state.image)
-                                                      : backend::cuda::load_raw_module(device, source_of(state));
-                     return std::make_unique<RawModuleState::Loaded>(RawModuleState::Loaded{&m});
+                     // Pointers: both return modules the process keeps (GCC 13 reads a reference
+                     // bound to a call with a temporary argument as dangling).
+                     const backend::cuda::LoadedRawModule* m =
+                         state.from_image ? &backend::cuda::load_raw_image(device, state.image)
+                                          : &backend::cuda::load_raw_module(device, source_of(state));
+                     return std::make_unique<RawModuleState::Loaded>(RawModuleState::Loaded{m});
                    })
               .module;
 }

@@ -1,6 +1,7 @@
 // Compiles the CUDA backend's integer/bool matmul kernel with NVRTC for sm_90, for
 // every dtype that takes it (the floating types go to cuBLAS); needs NVRTC, no GPU.
 #include <cstdio>
+#include <string>
 
 #include "backend/cuda/cuda_matmul.h"
 #include "backend/cuda/kernel_cache.h"
@@ -15,7 +16,7 @@ int main() {
     try {
       backend::cuda::compile_cubin(backend::cuda::matmul_source(t), 90);
     } catch (const CompileError& e) {
-      std::fprintf(stderr, "matmul kernel for %s failed:\n%s\n", name(t), e.log.c_str());
+      std::fprintf(stderr, "matmul kernel for %s failed:\n%s\n", std::string(name(t)).c_str(), e.log.c_str());
       ++failures;
     }
   }
