@@ -43,6 +43,23 @@ def test_result_type_with_weak_python_scalars(device, dtype, scalar):
     assert cp.result_type(scalar, dtype) == np.result_type(scalar, dtype)
 
 
+def test_result_type_of_three_dtypes_is_not_pairwise():
+    # promote_types is not associative across kinds: NumPy promotes the highest kind
+    # first (result_type(int8, uint8, float16) is float16, not float32 through int16).
+    for dtypes in itertools.product(ALL_DTYPES, repeat=3):
+        assert cp.result_type(*dtypes) == np.result_type(*dtypes), dtypes
+
+
+def test_einsum_of_three_operands_takes_numpys_result_type(device):
+    a = cp.arange(6, dtype=cp.int8, device=device).reshape(2, 3)
+    b = cp.arange(12, dtype=cp.uint8, device=device).reshape(3, 4)
+    c = cp.arange(20, dtype=cp.float16, device=device).reshape(4, 5)
+    got = cp.einsum("ij,jk,kl", a, b, c)
+    expected = np.einsum("ij,jk,kl", a.get(), b.get(), c.get())
+    assert got.dtype == expected.dtype == np.float16
+    np.testing.assert_array_equal(got.get(), expected)
+
+
 def test_result_type_of_scalars_only():
     for args in [(1, 2), (1, 2.0), (True,), (True, 1), (1.0, 1j), (2**63,)]:
         assert cp.result_type(*args) == np.result_type(*args), args
