@@ -120,6 +120,12 @@ bool is_shared_outside(const std::shared_ptr<Buffer>& b) {
 
 bool deferrable(FpMode m) { return m == FpMode::ignore || m == FpMode::warn; }
 
+// Whether an op over `shape` on `device`, called in backend context `context`, may join
+// the pending (non-empty) chain as far as where it runs goes.
+bool same_run(const Pending& p, Device device, const std::shared_ptr<void>& context, const Shape& shape) {
+  return p.device == device && p.chain.context == context && p.chain.shape == shape;
+}
+
 // Whether only the chain (and its `made` list) still holds a result of one of its steps.
 bool dead(const Pending& p, const MadeResult& m) {
   auto it = p.uses.find(m.buffer.get());
@@ -342,8 +348,7 @@ bool record(backend::ChainStep step, std::span<const DeferredInput> inputs, cons
   std::shared_ptr<void> context = be.chain_context();
   Pending& p = pending();
   ndarray made;
-  std::shared_ptr<Buffer> owner;  // of the new result's memory
-  bool recycled = false;
+  std::shared_ptr<Buffer> owner;  // of a recycled result's memory (null: newly allocated)
   if (out) {
     if (out->dtype() != result_dtype || !chain_access(*out, shape, true, accesses[naccess])) return false;
     for (int k = 0; k < naccess; ++k)
@@ -357,11 +362,9 @@ bool record(backend::ChainStep step, std::span<const DeferredInput> inputs, cons
     std::shared_ptr<Buffer> memory;
     {
       std::lock_guard lock(p.state);
-      if (!p.chain.steps.empty() && p.device == device && p.chain.context == context && p.chain.shape == shape)
-        memory = recycle(p, result_dtype, nbytes, owner);
+      if (!p.chain.steps.empty() && same_run(p, device, context, shape)) memory = recycle(p, result_dtype, nbytes, owner);
     }
-    recycled = memory != nullptr;
-    made = ndarray(recycled ? std::move(memory) : be.allocate(nbytes), result_dtype, shape, out_strides, 0);
+    made = ndarray(memory ? std::move(memory) : be.allocate(nbytes), result_dtype, shape, out_strides, 0);
     accesses[naccess++] = Access{&made.buffer(), 0, false, true};
   }
   const std::span<const Access> touched(accesses.data(), static_cast<std::size_t>(naccess));
@@ -385,8 +388,8 @@ bool record(backend::ChainStep step, std::span<const DeferredInput> inputs, cons
       std::lock_guard lock(p.state);
       const bool empty = p.chain.steps.empty();
       const bool over_memory = p.made_bytes > dead_memory_limit() && dead_bytes(p) > dead_memory_limit();
-      if (empty || (p.device == device && p.chain.context == context && p.chain.shape == shape &&
-                    p.chain.steps.size() < kMaxSteps && !over_memory && fits(p, touched))) {
+      if (empty || (same_run(p, device, context, shape) && p.chain.steps.size() < kMaxSteps && !over_memory &&
+                    fits(p, touched))) {
         if (empty) {
           p.device = device;
           p.chain.shape = shape;
@@ -395,7 +398,7 @@ bool record(backend::ChainStep step, std::span<const DeferredInput> inputs, cons
         }
         if (!out) {
           p.made.push_back(MadeResult{made.buffer(), result_dtype, owner});
-          if (!recycled) p.made_bytes += made.buffer()->nbytes();
+          if (!owner) p.made_bytes += made.buffer()->nbytes();
         }
         p.chain.steps.push_back(step);
         detail::deferred_pending.store(true, std::memory_order_release);

@@ -75,6 +75,10 @@ class KeyBuilder {
   int n_ = 0;
 };
 
+// Whether a grid-stride loop over n positions may use 32-bit indices: neither a position nor
+// position + grid stride can wrap.
+inline bool fits_index32(std::int64_t n) { return n < (std::int64_t{1} << 31) - (std::int64_t{1} << 26); }
+
 // Whether `p` is aligned to `bytes`.
 inline bool aligned(const void* p, std::size_t bytes) { return reinterpret_cast<std::uintptr_t>(p) % bytes == 0; }
 

@@ -30,8 +30,15 @@ void CudaBackend::elementwise(ops::UfuncId op, DType loop, std::span<const Array
   elementwise_multi(op, loop, in, std::span<const ArrayView>(&out, 1));
 }
 
-void CudaBackend::elementwise_multi(ops::UfuncId op, DType loop, std::span<const ArrayView> in,
-                                    std::span<const ArrayView> out) {
+bool ufunc_reports_fp(ops::UfuncId op, DType loop, DType out) {
+  const bool int_division = (op == ops::UfuncId::floor_divide || op == ops::UfuncId::remainder ||
+                             op == ops::UfuncId::fmod || op == ops::UfuncId::divmod) &&
+                            is_integer(loop);
+  return is_inexact(out) || int_division;
+}
+
+void run_ufunc(int device, ops::UfuncId op, DType loop, std::span<const ArrayView> in, std::span<const ArrayView> out,
+               unsigned fp_mask) {
   EwJob job;
   job.family = EwFamily::ufunc;
   job.op = static_cast<unsigned>(op);
@@ -42,17 +49,16 @@ void CudaBackend::elementwise_multi(ops::UfuncId op, DType loop, std::span<const
   if (out.size() > 1) job.out2 = &out[1];
   job.expression = [op, nin = job.nin] { return ufunc_expression(static_cast<unsigned>(op), nin); };
   // errstate: watched flags make the checked variant, for results that can carry them.
-  if (const unsigned mask = fp_watch_mask()) {
-    const bool inexact = is_inexact(out[0].dtype);
-    const bool int_division = (op == ops::UfuncId::floor_divide || op == ops::UfuncId::remainder ||
-                               op == ops::UfuncId::fmod || op == ops::UfuncId::divmod) &&
-                              is_integer(loop);
-    if ((inexact || int_division) && fp_error_slots_ready(index_)) {
-      job.fp_check = true;
-      job.fp_mask = mask;
-    }
+  if (fp_mask && ufunc_reports_fp(op, loop, out[0].dtype) && fp_error_slots_ready(device)) {
+    job.fp_check = true;
+    job.fp_mask = fp_mask;
   }
-  run_elementwise(index_, job);
+  run_elementwise(device, job);
+}
+
+void CudaBackend::elementwise_multi(ops::UfuncId op, DType loop, std::span<const ArrayView> in,
+                                    std::span<const ArrayView> out) {
+  run_ufunc(index_, op, loop, in, out, fp_watch_mask());
 }
 
 void CudaBackend::copy(const ArrayView& src, const ArrayView& dst) {

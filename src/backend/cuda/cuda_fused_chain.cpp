@@ -67,19 +67,10 @@ struct Plan {
   bool index32 = true;   // 32-bit positions
 };
 
-bool int_division(ops::UfuncId op, DType loop) {
-  return (op == ops::UfuncId::floor_divide || op == ops::UfuncId::remainder || op == ops::UfuncId::fmod) &&
-         is_integer(loop);
-}
-
-// errstate: the eager kernel of this step would be the checked variant (cuda_elementwise.cpp).
+// errstate: the eager kernel of this step would be the checked variant (run_ufunc).
 bool step_checked(const ChainStep& s, bool fp_ready) {
-  return fp_ready && s.kind == StepKind::ufunc && s.fp_mask != 0 &&
-         (is_inexact(s.out.dtype) || int_division(s.op, s.loop));
+  return fp_ready && s.kind == StepKind::ufunc && s.fp_mask != 0 && ufunc_reports_fp(s.op, s.loop, s.out.dtype);
 }
-
-// 32-bit positions while neither a position nor position + grid stride can wrap.
-bool fits_index32(std::int64_t n) { return n < (std::int64_t{1} << 31) - (std::int64_t{1} << 26); }
 
 // Kernel parameter bytes, each parameter padded as the widest one could be.
 std::size_t param_bytes(const Plan& p) {
@@ -432,7 +423,7 @@ CUfunction fused_kernel(int device, const Chain& chain, const Plan& p) {
 
 // The chain as one eager kernel per step (each reads and writes memory; scratch
 // buffers have memory too, allocated at the call).
-void run_steps(CudaBackend& be, const Chain& chain, bool fp_ready) {
+void run_steps(CudaBackend& be, const Chain& chain) {
   const Shape shape{chain.size};
   for (const ChainStep& s : chain.steps) {
     std::array<ArrayView, 3> in;
@@ -443,25 +434,14 @@ void run_steps(CudaBackend& be, const Chain& chain, bool fp_ready) {
                         o.value};
     }
     const ArrayView out{s.out.data, s.out.dtype, shape, Strides{itemsize(s.out.dtype)}};
-    if (s.kind == StepKind::cast) {
-      be.copy(in[0], out);
-      continue;
+    switch (s.kind) {
+      case StepKind::cast: be.copy(in[0], out); break;
+      case StepKind::where: be.where(in[0], in[1], in[2], out); break;
+      case StepKind::ufunc:
+        run_ufunc(be.index(), s.op, s.loop, std::span<const ArrayView>(in.data(), static_cast<std::size_t>(s.nin)),
+                  std::span<const ArrayView>(&out, 1), s.fp_mask);
+        break;
     }
-    if (s.kind == StepKind::where) {
-      be.where(in[0], in[1], in[2], out);
-      continue;
-    }
-    EwJob job;
-    job.family = EwFamily::ufunc;
-    job.op = static_cast<unsigned>(s.op);
-    job.name = ops::info(s.op).name.data();
-    job.nin = s.nin;
-    for (int k = 0; k < s.nin; ++k) job.in[k] = &in[k];
-    job.out = &out;
-    job.expression = [op = s.op, nin = s.nin] { return ufunc_expression(static_cast<unsigned>(op), nin); };
-    job.fp_check = step_checked(s, fp_ready);
-    job.fp_mask = s.fp_mask;
-    run_elementwise(be.index(), job);
   }
 }
 
@@ -521,7 +501,7 @@ void CudaBackend::run_chain(Chain& chain) {
   const Plan p = make_plan(chain, fp_ready);
   const CUfunction fn = p.fusable ? fused_kernel(index_, chain, p) : nullptr;
   if (!fn) {
-    run_steps(*this, chain, fp_ready);
+    run_steps(*this, chain);
     return;
   }
   // Parameters in the kernel's order; values point at the steps' own bytes.

@@ -17,9 +17,6 @@ namespace {
 
 constexpr unsigned kBlock = 256;
 
-// 32-bit loop indices while neither the index nor index + grid stride can wrap.
-bool fits_index32(std::int64_t n) { return n < (std::int64_t{1} << 31) - (std::int64_t{1} << 26); }
-
 struct Plan : UserElementwiseLayout {
   bool index32 = true;
   int vec = 1;  // contiguous class: elements per thread (cuda_user_kernel_vector.h); 1: one each

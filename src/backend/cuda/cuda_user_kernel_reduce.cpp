@@ -20,8 +20,6 @@ constexpr unsigned kBlock = 256;
 constexpr std::size_t kPartialBytes = 128;  // per partial, checked by a static_assert in the source
 constexpr long long kSplitChunk = 4096;     // least elements per split chunk
 
-bool fits_index32(std::int64_t n) { return n < (std::int64_t{1} << 31) - (std::int64_t{1} << 26); }
-
 struct Plan : UserReductionLayout {
   bool index32 = true;
   int tpr = 256;      // threads per row

@@ -46,9 +46,6 @@ enum class LayoutClass : unsigned { contiguous = 1, strided = 2 };
 struct Plan;
 int vector_width(const EwJob& job, const Plan& p, std::size_t widest);
 
-// 32-bit indices while neither the index nor index + grid stride can wrap.
-bool fits_index32(std::int64_t n) { return n < (std::int64_t{1} << 31) - (std::int64_t{1} << 26); }
-
 struct Plan {
   LayoutClass layout;
   int vec = 1;          // elements per vector access (contiguous class)

@@ -34,6 +34,16 @@ struct EwJob {
 // Enqueues out[...] = expression(in[0][...], ...) on the device's current stream.
 void run_elementwise(int device, const EwJob& job);
 
+// A ufunc's loop over `in` into `out` (one or two outputs), the checked variant when
+// `fp_mask` (errstate's watched FpFlag bits) is set and the results can carry those flags
+// (CudaBackend::elementwise_multi with the thread's mask; a fused chain's fallback with
+// each step's own).
+void run_ufunc(int device, ops::UfuncId op, DType loop, std::span<const ArrayView> in, std::span<const ArrayView> out,
+               unsigned fp_mask);
+// Whether op over `loop` with results of `out` can raise errstate's flags: inexact results,
+// or integer division (by zero).
+bool ufunc_reports_fp(ops::UfuncId op, DType loop, DType out);
+
 // The source run_elementwise would compile for `job` (for compile checks without a GPU).
 std::string elementwise_source(const EwJob& job);
 // The expression of a ufunc's loop, for EwJob::expression (two-output ops store their
