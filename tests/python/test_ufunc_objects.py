@@ -39,7 +39,16 @@ def assert_raises_like(np_fn, cp_fn):
         else:
             raise AssertionError("NumPy did not raise")
     kind = next(t for t in (IndexError, ValueError, TypeError) if isinstance(expected, t))
-    with pytest.raises(kind, match="^" + re.escape(str(expected)) + "$"):
+    pattern = "^" + re.escape(str(expected)) + "$"
+    no_loop = re.match(r"(?:No loop matching the specified signature and casting was found for ufunc (\w+)|"
+                       r"ufunc '(\w+)' did not contain a loop with signature matching types .*)$", str(expected))
+    if no_loop:
+        # NumPy words a missing loop either way, by version (2.4: the first) and, in 2.5, by
+        # what its promotion cache holds at the time: either is NumPy's wording.
+        name = re.escape(no_loop.group(1) or no_loop.group(2))
+        pattern = (rf"^(?:No loop matching the specified signature and casting was found for ufunc {name}|"
+                   rf"ufunc '{name}' did not contain a loop with signature matching types .*)$")
+    with pytest.raises(kind, match=pattern):
         cp_fn()
 
 
