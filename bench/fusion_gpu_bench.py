@@ -9,7 +9,10 @@ Workloads: the seeds' in-place chain `x *= 5; x *= x; x += x` on N float32 and f
 0.5 + 1` on N/10 float64 (two arrays read, one written, four temporaries eager); and
 Black-Scholes written as NumPy code (the textbook formula with the Abramowitz-Stegun
 normal CDF, two `where`s) on M options (default 1e7) float64, against the same formula as
-one ElementwiseKernel. copper's fused calls end with run_deferred() (what any read of a
+one ElementwiseKernel; `sqrt(sum(x**2, axis=-1))` on (1000, 100, 1000) float64 (the sum
+fed by the square: one read of x fused); and, eager only, the same norm as
+`linalg.norm(x, axis=-1)` and the outer-axis `sum(x, axis=0)` of (1e4, 1e4) float32 and
+float64, whose floors are one read of x. copper's fused calls end with run_deferred() (what any read of a
 result runs first). errstate is 'ignore' for every library, so no variant pays for error
 checks. The floor is the bytes a one-pass kernel moves over the copy bandwidth measured
 here. Prints one markdown table; writes fusion_gpu_bench.{md,json} to --out when given.
@@ -89,6 +92,16 @@ y = cp.sqrt(x * x + 1.5) * 0.5 - x
 y.get()
 print(1000 * (time.perf_counter() - start))
 """
+
+
+REDUCE_SHAPE = (1000, 100, 1000)  # issue 17's norm workload: 0.8 GB of float64
+OUTER_SHAPE = (10_000, 10_000)    # an outer-axis reduction of 1e8 elements
+
+
+def norm_last_axis(lib, x):
+    if lib.name == "torch":
+        return lib.xp.linalg.vector_norm(x, dim=-1)
+    return lib.xp.linalg.norm(x, axis=-1)
 
 
 def first_call_ms(fusion, compile_mode):
@@ -183,6 +196,35 @@ def main():
                         notes.append(f"copper Black-Scholes fused == eager bit for bit: {same}")
                 del s, kk, t, kept
                 lib.release()
+                # Reductions: one fed by its formula (the square computed as the sum reads
+                # x), an outer-axis sum and the stacked norm (memory-bound single ops).
+                x = lib.ones(REDUCE_SHAPE, "float64")
+                out = [None]
+
+                def norm_call():
+                    out[0] = xp.sqrt(xp.sum(x**2, axis=-1))
+                    run_deferred()
+
+                rbytes = 8 * int(np.prod(REDUCE_SHAPE))
+                record(f"sqrt(sum(x**2, axis=-1)), {REDUCE_SHAPE} float64", rbytes + rbytes // REDUCE_SHAPE[-1],
+                       f"{name} {variant}", bench_ms(norm_call, lib.clock)[0])
+                if variant == "eager":
+                    def stacked_norm():
+                        out[0] = norm_last_axis(lib, x)
+
+                    record(f"linalg.norm(x, axis=-1), {REDUCE_SHAPE} float64", rbytes + rbytes // REDUCE_SHAPE[-1],
+                           f"{name} {variant}", bench_ms(stacked_norm, lib.clock)[0])
+                del x
+                out[0] = None
+                lib.release()
+                if variant == "eager":
+                    for dtype, itemsize in (("float32", 4), ("float64", 8)):
+                        x = lib.ones(OUTER_SHAPE, dtype)
+                        nbytes = itemsize * (OUTER_SHAPE[0] + 1) * OUTER_SHAPE[1]
+                        record(f"sum(x, axis=0), {OUTER_SHAPE} {dtype}", nbytes, f"{name} {variant}",
+                               bench_ms(lambda: xp.sum(x, axis=0), lib.clock)[0])
+                        del x
+                        lib.release()
             finally:
                 after()
         if errstate:

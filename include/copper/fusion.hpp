@@ -25,7 +25,7 @@ void set_fusion(bool on);
 bool fusion_enabled();
 // Runs every deferred op now.
 void run_deferred();
-// How many ops are waiting (tests).
+// How many ops are waiting, a reduction ending the chain included (tests).
 std::size_t deferred_ops();
 
 // a.data() for a pointer handed outside copper (DLPack, the CUDA array interface,

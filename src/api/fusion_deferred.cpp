@@ -233,7 +233,7 @@ void* exported_data(const ndarray& a) {
 std::size_t deferred_ops() {
   Pending& p = pending();
   std::lock_guard lock(p.state);
-  return p.chain.steps.size();
+  return p.chain.steps.size() + (p.chain.reduction ? 1 : 0);
 }
 
 namespace detail {
@@ -362,7 +362,8 @@ bool record(backend::ChainStep step, std::span<const DeferredInput> inputs, cons
     std::shared_ptr<Buffer> memory;
     {
       std::lock_guard lock(p.state);
-      if (!p.chain.steps.empty() && same_run(p, device, context, shape)) memory = recycle(p, result_dtype, nbytes, owner);
+      if (!p.chain.steps.empty() && !p.chain.reduction && same_run(p, device, context, shape))
+        memory = recycle(p, result_dtype, nbytes, owner);
     }
     made = ndarray(memory ? std::move(memory) : be.allocate(nbytes), result_dtype, shape, out_strides, 0);
     accesses[naccess++] = Access{&made.buffer(), 0, false, true};
@@ -388,8 +389,9 @@ bool record(backend::ChainStep step, std::span<const DeferredInput> inputs, cons
       std::lock_guard lock(p.state);
       const bool empty = p.chain.steps.empty();
       const bool over_memory = p.made_bytes > dead_memory_limit() && dead_bytes(p) > dead_memory_limit();
-      if (empty || (same_run(p, device, context, shape) && p.chain.steps.size() < kMaxSteps && !over_memory &&
-                    fits(p, touched))) {
+      // (A chain ending in a reduction takes no more steps.)
+      if (empty || (same_run(p, device, context, shape) && !p.chain.reduction && p.chain.steps.size() < kMaxSteps &&
+                    !over_memory && fits(p, touched))) {
         if (empty) {
           p.device = device;
           p.chain.shape = shape;
@@ -421,7 +423,59 @@ bool record(backend::ChainStep step, std::span<const DeferredInput> inputs, cons
   return true;
 }
 
+// Whether `a` addresses its elements as a C-ordered array does, up to the order of its
+// axes (a transposed view of one): strides positive, each the product of the lengths of
+// the axes with smaller strides.
+bool c_order_up_to_axes(const ndarray& a) {
+  std::vector<std::pair<std::int64_t, std::int64_t>> dims;  // (stride, length), length > 1
+  for (int d = 0; d < a.ndim(); ++d)
+    if (a.shape()[d] != 1) dims.emplace_back(a.strides()[d], a.shape()[d]);
+  std::sort(dims.begin(), dims.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+  std::int64_t want = itemsize(a.dtype());
+  for (auto it = dims.rbegin(); it != dims.rend(); ++it) {
+    if (it->first != want) return false;
+    want *= it->second;
+  }
+  return true;
+}
+
 }  // namespace
+
+bool defer_reduce(ops::ReduceOp op, const ndarray& in, int nreduce, const ndarray& out) {
+  if (!fusion_enabled() || !detail::deferred_pending.load(std::memory_order_acquire)) return false;
+  const Device device = in.device();
+  backend::Backend& be = backend::backend_for(device);
+  backend::ChainStep more;  // whether the backend takes deferred work now (CUDA: no graph capture)
+  more.kind = backend::StepKind::cast;
+  more.nin = 1;
+  more.in[0].dtype = more.out.dtype = in.dtype();
+  if (!be.can_chain(more) || out.buffer() == in.buffer() || is_shared_outside(out.buffer()) ||
+      !c_order_up_to_axes(in))
+    return false;
+  const std::shared_ptr<void> context = be.chain_context();
+  char* at = static_cast<char*>(in.buffer()->data()) + in.offset();
+  char* out_at = static_cast<char*>(out.buffer()->data()) + out.offset();
+  Pending& p = pending();
+  std::lock_guard lock(p.state);
+  if (p.chain.steps.empty() || p.chain.reduction || p.device != device || p.chain.context != context ||
+      in.size() != p.chain.size || p.uses.contains(out.buffer().get()))
+    return false;
+  // The input must be a buffer the chain writes, at the chain's offset, last as in's dtype.
+  auto it = p.uses.find(in.buffer().get());
+  if (it == p.uses.end() || !it->second.written || it->second.broadcast || it->second.offset != in.offset())
+    return false;
+  const backend::ChainStep* last = nullptr;
+  for (const backend::ChainStep& s : p.chain.steps)
+    if (s.out.data == at) last = &s;
+  if (!last || last->out.dtype != in.dtype()) return false;
+  p.chain.reduction = backend::ChainReduction{op, backend::ArrayView{at, in.dtype(), in.shape(), in.strides()}, nreduce,
+                                              backend::ArrayView{out_at, out.dtype(), out.shape(), out.strides()}};
+  p.held.push_back(HeldUse{in.buffer(), at, false});
+  ++it->second.holds;
+  p.held.push_back(HeldUse{out.buffer(), out_at, false});
+  p.uses.emplace(out.buffer().get(), BufferUse{out.offset(), false, true, 1});
+  return true;
+}
 
 bool defer_elementwise(ops::UfuncId op, DType loop, std::span<const DeferredInput> inputs, const ndarray* out,
                        DType result_dtype, const Shape& shape, const Strides& out_strides, ndarray& result) {

@@ -29,4 +29,11 @@ bool defer_where(std::span<const DeferredInput, 3> inputs, DType dtype, const Sh
 // those are src's shape in C order.
 bool defer_cast(const ndarray& src, DType dtype, const Strides& strides, ndarray& result);
 
+// Backend::reduce(op, in, nreduce, out) recorded as the end of the pending chain, when fusion
+// is on and `in` is all of a buffer the chain writes (in C order up to the order of its
+// axes, as the front end's reduced-axes-last view of a chain result is) and out is memory
+// the chain does not touch; the backend may then compute the reduction's input inside the
+// reduction, never storing it. Returns false, having recorded nothing, otherwise.
+bool defer_reduce(ops::ReduceOp op, const ndarray& in, int nreduce, const ndarray& out);
+
 }  // namespace copper::api

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "api/fusion_deferred.h"
 #include "copper/manipulation.hpp"
 
 namespace copper::api {
@@ -119,11 +120,13 @@ ndarray run_reduce(ops::ReduceOp op, const ndarray& a, const ReducePlan& plan, D
       if (!plan.reduced[d] || plan.keepdims) ++k;
     }
     ndarray target(out->buffer(), acc, plan.kept_shape, kept_strides, out->offset());
-    if (target.size()) backend_of(a).reduce(op, backend::view_of(in), plan.nreduce, backend::view_of(target));
+    if (target.size() && !defer_reduce(op, in, plan.nreduce, target))
+      backend_of(a).reduce(op, backend::view_of(in), plan.nreduce, backend::view_of(target));
     return *out;
   }
   ndarray result = allocate(plan.kept_shape, acc, a.device());
-  if (result.size()) backend_of(a).reduce(op, backend::view_of(in), plan.nreduce, backend::view_of(result));
+  if (result.size() && !defer_reduce(op, in, plan.nreduce, result))
+    backend_of(a).reduce(op, backend::view_of(in), plan.nreduce, backend::view_of(result));
   if (plan.keepdims) result = ndarray(result.buffer(), acc, plan.result_shape, c_strides(plan.result_shape, itemsize(acc)), 0);
   if (!out) return result;
   deliver(result, *out);

@@ -11,21 +11,12 @@
 #include "copper/ndarray.hpp"
 #include "ops/catalogue.h"
 #include "ops/philox.h"
+#include "backend/array_view.h"
 #include "backend/fft_job.h"
 #include "backend/fused_chain.h"
 
 namespace copper::backend {
 
-// What a kernel sees of an array: a data pointer on the backend's device plus layout.
-struct ArrayView {
-  void* data;
-  DType dtype;
-  Shape shape;
-  Strides strides;  // bytes; 0 along broadcast dimensions
-  // `data` is one element in host memory (a Python or C++ scalar operand, all strides
-  // 0): the CPU backend reads it like any array, a GPU backend passes it by value.
-  bool host_value = false;
-};
 ArrayView view_of(const ndarray& a);
 
 class DenseSolver;  // dense_solver.h: numpy.linalg's factorizations

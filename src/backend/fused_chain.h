@@ -7,8 +7,10 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
+#include "backend/array_view.h"
 #include "copper/dtype.hpp"
 #include "copper/ndarray.hpp"
 #include "ops/catalogue.h"
@@ -41,6 +43,17 @@ struct ChainStep {
   unsigned fp_found = 0;  // set by the backend: the bits of fp_mask its values raised
 };
 
+// A reduction that ends the chain (Backend::reduce's arguments): after every step it reads
+// one buffer the chain writes, `in` covering the whole chain shape with its axes in any
+// order (in.data is that buffer's chain position), into `out`, memory no step touches. A
+// backend may feed it from the steps directly, so its input never reaches memory.
+struct ChainReduction {
+  ops::ReduceOp op{};
+  ArrayView in{};
+  int nreduce = 0;
+  ArrayView out{};
+};
+
 struct Chain {
   Shape shape;
   std::int64_t size = 0;
@@ -49,6 +62,12 @@ struct Chain {
   // Backend::chain_context() when the first step was recorded; every step shares it (the
   // CUDA backend's: the stream the ops were called on, which the chain then runs on).
   std::shared_ptr<void> context;
+  std::optional<ChainReduction> reduction;
 };
+
+// Turns the scratch slot of the buffer at `data` (if it has one) back into memory: for a
+// run that materialises a reduction's input before reducing it. The slot stays allocated,
+// unused.
+void keep_in_memory(Chain& chain, const void* data);
 
 }  // namespace copper::backend

@@ -3,7 +3,8 @@
 // loop of that dtype (memory operands read and rewritten, one-element broadcasts, values
 // by parameter, errstate's checked steps), plus the shapes the recorder makes most:
 // the in-place seed chain, temporaries kept in registers (scratch), casts and where, and a
-// buffer read as two dtypes (which must fall back to the steps' own kernels: no source).
+// buffer read as two dtypes (which must fall back to the steps' own kernels: no source);
+// and chains feeding a reduction, in every kernel shape and addressing mode.
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -18,7 +19,7 @@ using namespace copper::backend;
 
 namespace {
 
-alignas(256) char fake_memory[1 << 14];
+alignas(256) char fake_memory[1 << 15];
 
 // A distinct 16-byte-aligned address per (dtype, role), so a dtype's operands share one.
 void* address(DType t, int role) { return fake_memory + 256 * (static_cast<int>(t) + num_dtypes * role); }
@@ -29,8 +30,7 @@ ChainOperand value(DType t) { return ChainOperand{nullptr, t, false, true}; }
 
 int failures = 0, compiled = 0;
 
-void compile(const Chain& chain, const std::string& what) {
-  const std::string source = cuda::fused_chain_source(chain);
+void compile_source(const std::string& source, const std::string& what) {
   if (source.empty()) {
     ++failures;
     std::printf("FAILED %s: no fused source\n", what.c_str());
@@ -47,6 +47,8 @@ void compile(const Chain& chain, const std::string& what) {
     std::printf("FAILED %s:\n%.3000s\n", what.c_str(), e.what());
   }
 }
+
+void compile(const Chain& chain, const std::string& what) { compile_source(cuda::fused_chain_source(chain), what); }
 
 ChainStep step(ops::UfuncId op, DType loop, std::initializer_list<ChainOperand> in, ChainOperand out,
                unsigned fp_mask = 0xf) {
@@ -159,6 +161,71 @@ int main() {
       c.steps.push_back(s);
     }
     compile(c, "casts between all dtypes, where over each");
+  }
+
+  // Chains feeding a reduction (its kernel computes its input from the steps), in every
+  // kernel shape and addressing mode: a squared input kept in a register (checked for
+  // overflow), a held result stored on the way, a broadcast and a value; a few reducers and
+  // dtypes; and a long chain (called through one function).
+  {
+    using cuda::ReduceMode;
+    using cuda::ReduceShape;
+    auto fed = [](DType t, ops::ReduceOp op, DType out, int extra_steps) {
+      Chain c = chain_of(1 << 16);
+      ChainOperand sq = memory(t, 1);
+      sq.scratch = 0;
+      c.scratch_itemsize = {static_cast<int>(itemsize(t))};
+      c.steps.push_back(step(ops::UfuncId::multiply, t, {memory(t), memory(t)}, sq));
+      c.steps.push_back(step(ops::UfuncId::add, t, {sq, broadcast(t)}, memory(t, 4)));
+      for (int i = 0; i < extra_steps; ++i)
+        c.steps.push_back(step(i % 2 ? ops::UfuncId::add : ops::UfuncId::multiply, t, {sq, value(t)}, sq));
+      c.reduction = ChainReduction{op, ArrayView{address(t, 1), t, {256, 256}, {256 * itemsize(t), itemsize(t)}}, 1,
+                                   ArrayView{address(out, 3), out, {256}, {itemsize(out)}}};
+      return c;
+    };
+    const ReduceShape shapes[] = {ReduceShape::rows, ReduceShape::block, ReduceShape::cols, ReduceShape::cols_vec,
+                                  ReduceShape::cols_deep};
+    const ReduceMode modes[] = {ReduceMode::contiguous, ReduceMode::strided, ReduceMode::general};
+    const Chain sum64 = fed(DType::float64, ops::ReduceOp::sum, DType::float64, 0);
+    for (ReduceShape shape : shapes)
+      for (ReduceMode mode : modes)
+        compile_source(cuda::fused_reduction_source(sum64, shape, mode),
+                       "fed float64 sum, shape " + std::to_string(static_cast<int>(shape)) + " mode " +
+                           std::to_string(static_cast<int>(mode)));
+    struct Variant {
+      DType in;
+      ops::ReduceOp op;
+      DType out;
+      ReduceShape shape;
+      ReduceMode mode;
+      int extra_steps;
+      const char* what;
+    };
+    const Variant variants[] = {
+        {DType::float32, ops::ReduceOp::sum, DType::float32, ReduceShape::cols_deep, ReduceMode::contiguous, 0,
+         "fed float32 sum, cols_deep"},
+        {DType::float32, ops::ReduceOp::l2norm, DType::float32, ReduceShape::block, ReduceMode::contiguous, 0,
+         "fed float32 l2norm, block"},
+        {DType::int32, ops::ReduceOp::argmax, DType::int64, ReduceShape::rows, ReduceMode::contiguous, 0,
+         "fed int32 argmax, rows"},
+        {DType::float16, ops::ReduceOp::max, DType::float16, ReduceShape::cols_vec, ReduceMode::contiguous, 0,
+         "fed float16 max, cols_vec"},
+        {DType::complex128, ops::ReduceOp::sum, DType::complex128, ReduceShape::block, ReduceMode::strided, 0,
+         "fed complex128 sum, block"},
+        {DType::float64, ops::ReduceOp::any, DType::bool_, ReduceShape::rows, ReduceMode::general, 0,
+         "fed float64 any, rows"},
+        {DType::float64, ops::ReduceOp::sum, DType::float64, ReduceShape::block, ReduceMode::contiguous, 20,
+         "fed float64 sum after 22 steps"},
+    };
+    for (const Variant& v : variants)
+      compile_source(cuda::fused_reduction_source(fed(v.in, v.op, v.out, v.extra_steps), v.shape, v.mode), v.what);
+    // The reduced buffer last written as another dtype than the reduction reads: unfed.
+    Chain mismatched = fed(DType::float64, ops::ReduceOp::sum, DType::float64, 0);
+    mismatched.reduction->in.dtype = DType::float32;
+    if (!cuda::fused_reduction_source(mismatched, ReduceShape::rows, ReduceMode::contiguous).empty()) {
+      ++failures;
+      std::printf("FAILED: a reduction reading float32 was fed a float64 result\n");
+    }
   }
 
   // One address read as two dtypes: no fused source (the steps run one by one).

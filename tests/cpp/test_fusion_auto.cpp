@@ -71,6 +71,29 @@ TEST(FusionAuto, TemporariesAndHeldResults) {
   }
 }
 
+// sqrt(sum(x * x, axis=-1)): the square and the sum are recorded together, and the sum's
+// kernel computes the squares as it reads them on the GPU; the rows' sums are those of
+// the same rows summed eagerly.
+TEST(FusionAuto, ReductionTakesTheFormulaThatFeedsIt) {
+  FusionOn on;
+  for (Device device : devices()) {
+    SCOPED_TRACE(device.str());
+    const std::int64_t rows = 37, cols = 1031;
+    const auto x0 = random_values(static_cast<std::size_t>(rows * cols), 4);
+    ndarray x = array<double>(x0, std::nullopt, device).reshape({rows, cols});
+    ndarray held = x + 1.0;  // held: the reduction's kernel stores it on the way
+    ndarray s = copper::sum(x * x, -1);
+    EXPECT_EQ(deferred_ops(), 3u);
+    ndarray norm = copper::sqrt(s);
+    set_fusion(false);
+    ndarray want = copper::sqrt(copper::sum(x * x, -1));
+    set_fusion(true);
+    EXPECT_EQ(norm.to_vector<double>(), want.to_vector<double>());
+    const auto h = held.to_vector<double>();
+    for (std::size_t i = 0; i < x0.size(); ++i) ASSERT_EQ(h[i], x0[i] + 1.0);
+  }
+}
+
 TEST(FusionAuto, SwitchingOffRunsPendingWork) {
   const bool was = fusion_enabled();
   set_fusion(true);

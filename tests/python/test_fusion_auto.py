@@ -15,14 +15,7 @@ os.environ["COPPER_FUSION_COMPILE"] = "sync"
 
 import copper as cp  # noqa: E402
 from conftest import DEVICES  # noqa: E402
-
-
-@pytest.fixture
-def fused():
-    was = cp.fusion_enabled()
-    cp.set_fusion(True)
-    yield
-    cp.set_fusion(was)
+from fusion_support import eager, fused  # noqa: E402,F401
 
 
 def host(a):
@@ -41,15 +34,6 @@ def test_seed_chain_defers_three_ops_and_matches_numpy(fused, rng, device):
     e += e
     np.testing.assert_array_equal(host(x), e)  # the read runs the chain
     assert cp._core._deferred_ops() == 0
-
-
-def eager(fn, *args):
-    """fn(*args) with fusion off: what every op gives on its own."""
-    cp.set_fusion(False)
-    try:
-        return fn(*args)
-    finally:
-        cp.set_fusion(True)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "int64", "complex64", "uint8", "float16"])

@@ -2,7 +2,8 @@
 // block. Each thread takes a range of blocks and runs every step on a block before the
 // next, so a block's operands stay in cache between steps and intermediates that no one
 // holds live in per-thread scratch instead of memory. The steps are the op catalogue's
-// ordinary loops (the same results as eager calls); no compiler at run time.
+// ordinary loops (the same results as eager calls); no compiler at run time. A reduction
+// ending the chain runs after it, reading its input from memory.
 #include <vector>
 
 #include "backend/cpu/cpu_backend.h"
@@ -45,6 +46,8 @@ bool CpuBackend::can_chain(const ChainStep& step) const {
 }
 
 void CpuBackend::run_chain(Chain& chain) {
+  // A reduction ending the chain reads its input from memory after the steps.
+  if (chain.reduction) keep_in_memory(chain, chain.reduction->in.data);
   const std::size_t nsteps = chain.steps.size();
   std::vector<LoopFn> fns(nsteps);
   for (std::size_t i = 0; i < nsteps; ++i)
@@ -81,6 +84,7 @@ void CpuBackend::run_chain(Chain& chain) {
     }
   });
   for (std::size_t i = 0; i < nsteps; ++i) chain.steps[i].fp_found = watches[i].found.load() & chain.steps[i].fp_mask;
+  if (const auto& r = chain.reduction) reduce(r->op, r->in, r->nreduce, r->out);
 }
 
 }  // namespace copper::backend::cpu

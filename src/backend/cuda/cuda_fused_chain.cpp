@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <deque>
 #include <mutex>
+#include <optional>
 #include <string_view>
 #include <thread>
 #include <unordered_map>
@@ -16,6 +17,7 @@
 #include "backend/cuda/cuda_context.h"
 #include "backend/cuda/cuda_fp_errors.h"
 #include "backend/cuda/cuda_graph.h"
+#include "backend/cuda/cuda_reduce.h"
 #include "backend/cuda/cuda_user_kernel.h"
 #include "backend/cuda/elementwise_launch.h"
 #include "backend/cuda/kernel_cache_probe.h"
@@ -177,11 +179,16 @@ std::string structure_of(const Chain& chain, const Plan& p) {
 
 std::string num(std::size_t v) { return std::to_string(v); }
 
-std::string make_source(const Chain& chain, const Plan& p) {
-  std::string s = source_prologue();
-  if (p.any_checked) s += "#include \"ops/scalar_fp_errors.h\"\n#include \"copper_kernels/fp_errors.cuh\"\n";
-  // chain_body: every step at one position, loaded slots by value, stored slots by reference.
-  std::string params;
+// The final value of a buffer the chain writes, handed to a reduction it feeds.
+struct Reduced {
+  OperandRef ref;
+  DType dtype;
+};
+
+// chain_body: every step at one position, loaded slots by value, stored slots by
+// reference (and, when the chain feeds a reduction, the reduced buffer's final value too).
+std::string body_source(const Chain& chain, const Plan& p, const Reduced* reduced) {
+  std::string s, params;
   auto param = [&](const std::string& decl) { params += (params.empty() ? "" : ", ") + decl; };
   for (std::size_t k = 0; k < p.memory.size(); ++k)
     if (p.memory[k].loaded) param(std::string("const ") + device_type_name(p.memory[k].dtype) + " m" + num(k));
@@ -193,6 +200,7 @@ std::string make_source(const Chain& chain, const Plan& p) {
     param(std::string("const ") + device_type_name(p.value_dtypes[k]) + " v" + num(k));
   for (std::size_t i = 0; i < chain.steps.size(); ++i)
     if (p.checked[i]) param("unsigned& f" + num(i));
+  if (reduced) param(std::string(device_type_name(reduced->dtype)) + "& red");
   s += "__device__ __forceinline__ void chain_body(" + params + ") {\n";
   std::vector<std::string> memory_now(p.memory.size()), scratch_now(chain.scratch_itemsize.size());
   for (std::size_t k = 0; k < p.memory.size(); ++k)
@@ -227,10 +235,37 @@ std::string make_source(const Chain& chain, const Plan& p) {
   }
   for (std::size_t k = 0; k < p.memory.size(); ++k)
     if (p.memory[k].stored) s += "  o" + num(k) + " = " + memory_now[k] + ";\n";
+  if (reduced)
+    s += "  red = " + (reduced->ref.from == From::memory ? memory_now : scratch_now)[reduced->ref.index] + ";\n";
   s += "}\n";
+  return s;
+}
 
-  // The kernel: positions (or vectors of them) in a grid-stride loop.
-  std::string kparams = "long long n_";
+std::string fp_includes(const Plan& p) {
+  return p.any_checked ? "#include \"ops/scalar_fp_errors.h\"\n#include \"copper_kernels/fp_errors.cuh\"\n" : "";
+}
+
+// chain_body's arguments, with `load(k)` and `store(k)` naming memory slot k's element.
+template <class Load, class Store> std::string body_call(const Chain& chain, const Plan& p, Load load, Store store,
+                                                         const char* reduced = nullptr) {
+  std::string a;
+  auto arg = [&](const std::string& x) { a += (a.empty() ? "" : ", ") + x; };
+  for (std::size_t k = 0; k < p.memory.size(); ++k)
+    if (p.memory[k].loaded) arg(load(k));
+  for (std::size_t k = 0; k < p.memory.size(); ++k)
+    if (p.memory[k].stored) arg(store(k));
+  for (std::size_t k = 0; k < p.broadcasts.size(); ++k) arg("b" + num(k));
+  for (std::size_t k = 0; k < p.values.size(); ++k) arg("v" + num(k));
+  for (std::size_t i = 0; i < chain.steps.size(); ++i)
+    if (p.checked[i]) arg("f" + num(i));
+  if (reduced) arg(reduced);
+  return "chain_body(" + a + ")";
+}
+
+// The kernel parameters after the position count (elementwise) or the ReduceParams (a fed
+// reduction): memory slots, broadcast elements, values, errstate's slots and masks.
+std::string chain_kernel_params(const Chain& chain, const Plan& p) {
+  std::string kparams;
   for (std::size_t k = 0; k < p.memory.size(); ++k) kparams += ", char* p" + num(k);
   for (std::size_t k = 0; k < p.broadcasts.size(); ++k) kparams += ", const char* q" + num(k);
   for (std::size_t k = 0; k < p.values.size(); ++k)
@@ -240,6 +275,23 @@ std::string make_source(const Chain& chain, const Plan& p) {
     for (std::size_t i = 0; i < chain.steps.size(); ++i)
       if (p.checked[i]) kparams += ", unsigned mask" + num(i);
   }
+  return kparams;
+}
+
+std::string record_flags(const Chain& chain, const Plan& p, const std::string& prefix) {
+  std::string s;
+  for (std::size_t i = 0; i < chain.steps.size(); ++i)
+    if (p.checked[i])
+      s += "  record_fp_errors(fp_word, fp_record, " + prefix + "f" + num(i) + " & mask" + num(i) + ", " +
+           num(static_cast<std::size_t>(chain.steps[i].op)) + "u);\n";
+  return s;
+}
+
+std::string make_source(const Chain& chain, const Plan& p) {
+  std::string s = source_prologue() + fp_includes(p) + body_source(chain, p, nullptr);
+
+  // The kernel: positions (or vectors of them) in a grid-stride loop.
+  const std::string kparams = "long long n_" + chain_kernel_params(chain, p);
   s += "extern \"C\" __global__ void __launch_bounds__(" + num(kBlock) + ") copper_chain(" + kparams + ") {\n";
   s += "  using namespace copper::kern;\n";
   s += p.index32 ? "  typedef unsigned I;\n" : "  typedef long long I;\n";
@@ -251,20 +303,7 @@ std::string make_source(const Chain& chain, const Plan& p) {
   }
   for (std::size_t i = 0; i < chain.steps.size(); ++i)
     if (p.checked[i]) s += "  unsigned f" + num(i) + " = 0;\n";
-  // chain_body's arguments, with `load(k)` and `store(k)` naming slot k's element.
-  auto call = [&](auto load, auto store) {
-    std::string a;
-    auto arg = [&](const std::string& x) { a += (a.empty() ? "" : ", ") + x; };
-    for (std::size_t k = 0; k < p.memory.size(); ++k)
-      if (p.memory[k].loaded) arg(load(k));
-    for (std::size_t k = 0; k < p.memory.size(); ++k)
-      if (p.memory[k].stored) arg(store(k));
-    for (std::size_t k = 0; k < p.broadcasts.size(); ++k) arg("b" + num(k));
-    for (std::size_t k = 0; k < p.values.size(); ++k) arg("v" + num(k));
-    for (std::size_t i = 0; i < chain.steps.size(); ++i)
-      if (p.checked[i]) arg("f" + num(i));
-    return "chain_body(" + a + ")";
-  };
+  auto call = [&](auto load, auto store) { return body_call(chain, p, load, store); };
   const std::string V = num(static_cast<std::size_t>(p.vec));
   auto vec_type = [&](std::size_t k) { return "Vec<" + std::string(device_type_name(p.memory[k].dtype)) + ", " + V + ">"; };
   std::string tail_start = "tid";
@@ -290,12 +329,127 @@ std::string make_source(const Chain& chain, const Plan& p) {
   };
   s += "  for (I i = " + tail_start + "; i < n; i += step) " +
        call([&](std::size_t k) { return element(k, false); }, [&](std::size_t k) { return element(k, true); }) + ";\n";
-  for (std::size_t i = 0; i < chain.steps.size(); ++i)
-    if (p.checked[i])
-      s += "  record_fp_errors(fp_word, fp_record, f" + num(i) + " & mask" + num(i) + ", " +
-           num(static_cast<std::size_t>(chain.steps[i].op)) + "u);\n";
+  s += record_flags(chain, p, "");
   s += "}\n";
   return s;
+}
+
+// A reduction's main kernel whose input the chain computes (ReduceFeed): ChainFeed gives
+// the reduction element i of its input as the chain's final value of the reduced buffer
+// at position i, storing the chain's other written buffers there on the way (the
+// reduction asks for each element once). Positions come from the addresses the reduction
+// would read, relative to the reduced buffer's position `origin`.
+std::string make_feed_source(const Chain& chain, const Plan& p, const Reduced& reduced, ops::ReduceOp op,
+                             DType out, ReduceShape shape, ReduceMode mode) {
+  const std::string In = device_type_name(reduced.dtype);
+  std::string s = reduce_source_head() + fp_includes(p) + body_source(chain, p, &reduced);
+  s += reducer_typedefs("copper_reduce", op, reduced.dtype, out);
+  s += "struct ChainFeed {\n  const char* origin;\n";
+  for (std::size_t k = 0; k < p.memory.size(); ++k) s += "  char* p" + num(k) + ";\n";
+  for (std::size_t k = 0; k < p.broadcasts.size(); ++k)
+    s += "  " + std::string(device_type_name(p.broadcasts[k]->dtype)) + " b" + num(k) + ";\n";
+  for (std::size_t k = 0; k < p.values.size(); ++k)
+    s += "  " + std::string(device_type_name(p.value_dtypes[k])) + " v" + num(k) + ";\n";
+  for (std::size_t i = 0; i < chain.steps.size(); ++i)
+    if (p.checked[i]) s += "  mutable unsigned f" + num(i) + ";\n";
+  // Long chains, and chains over narrow types (16-byte vectors of 8 or 16 elements), are
+  // called through one function: inlined into every load site of the reduction templates
+  // (a dozen, each unrolled over a vector), their bodies multiply NVRTC's time (a 2-step
+  // float16 chain inlined took 15 s).
+  const std::size_t vector_elements = 16 / static_cast<std::size_t>(itemsize(reduced.dtype));
+  const bool inline_value = chain.steps.size() * std::max<std::size_t>(vector_elements, 1) <= 8;
+  // compute(i, loaded slots' elements at i): the chain at position i.
+  std::string loaded_params;
+  for (std::size_t k = 0; k < p.memory.size(); ++k)
+    if (p.memory[k].loaded) loaded_params += ", const " + std::string(device_type_name(p.memory[k].dtype)) + " m" + num(k);
+  s += std::string("  ") + (inline_value ? "__device__ __forceinline__" : "__device__ __noinline__") + " " + In +
+       " compute(long long i" + loaded_params + ") const {\n    " + In + " red;\n";
+  for (std::size_t k = 0; k < p.memory.size(); ++k)
+    if (p.memory[k].stored) s += "    " + std::string(device_type_name(p.memory[k].dtype)) + " s" + num(k) + ";\n";
+  s += "    " + body_call(chain, p, [](std::size_t k) { return "m" + num(k); }, [](std::size_t k) { return "s" + num(k); },
+                        "red") +
+       ";\n";
+  for (std::size_t k = 0; k < p.memory.size(); ++k)
+    if (p.memory[k].stored)
+      s += "    reinterpret_cast<" + std::string(device_type_name(p.memory[k].dtype)) + "*>(p" + num(k) + ")[i] = s" +
+           num(k) + ";\n";
+  s += "    return red;\n  }\n";
+  // The loaded slots' elements as compute()'s arguments: `element(k)` names slot k's.
+  auto loaded_args = [&](auto element) {
+    std::string a;
+    for (std::size_t k = 0; k < p.memory.size(); ++k)
+      if (p.memory[k].loaded) a += ", " + element(k);
+    return a;
+  };
+  s += "  template <class T> __device__ __forceinline__ T at(const char* q) const {\n"
+       "    const long long i = (q - origin) / static_cast<long long>(sizeof(T));\n    return compute(i" +
+       loaded_args([&](std::size_t k) {
+         return "reinterpret_cast<const " + std::string(device_type_name(p.memory[k].dtype)) + "*>(p" + num(k) + ")[i]";
+       }) +
+       ");\n  }\n";
+  // A vector of V positions (i a multiple of V): with p.vec > 1 every loaded slot is
+  // aligned for V-element vectors, loaded as such (16-byte loads, as the eager reduction's).
+  s += "  template <class T, int V> __device__ __forceinline__ copper::kern::Vec<T, V> vec16(const char* q) const {\n"
+       "    const long long i = (q - origin) / static_cast<long long>(sizeof(T));\n    copper::kern::Vec<T, V> r;\n";
+  auto vec_type = [&](std::size_t k) {
+    return "copper::kern::Vec<" + std::string(device_type_name(p.memory[k].dtype)) + ", V>";
+  };
+  if (p.vec > 1)
+    for (std::size_t k = 0; k < p.memory.size(); ++k)
+      if (p.memory[k].loaded)
+        s += "    const " + vec_type(k) + " l" + num(k) + " = reinterpret_cast<const " + vec_type(k) + "*>(p" + num(k) +
+             ")[i / V];\n";
+  s += "#pragma unroll\n    for (int j = 0; j < V; ++j) r.v[j] = compute(i + j" +
+       loaded_args([&](std::size_t k) {
+         return p.vec > 1 ? "l" + num(k) + ".v[j]"
+                          : "reinterpret_cast<const " + std::string(device_type_name(p.memory[k].dtype)) + "*>(p" +
+                                num(k) + ")[i + j]";
+       }) +
+       ");\n    return r;\n  }\n};\n";
+  s += std::string("extern \"C\" __global__ void __launch_bounds__(256) ") + kReduceMainEntry +
+       "(const copper::kern::ReduceParams p, const char* origin" + chain_kernel_params(chain, p) + ") {\n";
+  s += "  using namespace copper::kern;\n  ChainFeed feed;\n  feed.origin = origin;\n";
+  for (std::size_t k = 0; k < p.memory.size(); ++k) s += "  feed.p" + num(k) + " = p" + num(k) + ";\n";
+  for (std::size_t k = 0; k < p.broadcasts.size(); ++k) {
+    const std::string T = device_type_name(p.broadcasts[k]->dtype);
+    s += "  feed.b" + num(k) + " = *reinterpret_cast<const " + T + "*>(q" + num(k) + ");\n";
+  }
+  for (std::size_t k = 0; k < p.values.size(); ++k) s += "  feed.v" + num(k) + " = v" + num(k) + ";\n";
+  for (std::size_t i = 0; i < chain.steps.size(); ++i)
+    if (p.checked[i]) s += "  feed.f" + num(i) + " = 0;\n";
+  s += "  " + reduce_template_call(shape, mode, "copper_reduce", "feed") + "\n";
+  s += record_flags(chain, p, "feed.");
+  s += "}\n";
+  return s;
+}
+
+// A chain feeding its reduction: room for the ReduceParams among the parameters; p.vec is
+// the reduction's vector width (16 bytes of its input) when every loaded slot is aligned
+// for vectors of that many elements (and the input's position for 16 bytes), else 1.
+Plan make_feed_plan(const Chain& chain, bool fp_ready) {
+  Plan p = make_plan(chain, fp_ready);
+  if (param_bytes(p) + sizeof(ReduceParams) + 8 > 4000) p.fusable = false;
+  p.vec = 1;
+  if (!chain.reduction) return p;
+  const std::size_t isz = static_cast<std::size_t>(itemsize(chain.reduction->in.dtype));
+  if (isz >= 16 || 16 % isz != 0 || !aligned(chain.reduction->in.data, 16)) return p;
+  const std::size_t v = 16 / isz;
+  if (std::all_of(p.memory.begin(), p.memory.end(), [&](const MemorySlot& m) {
+        return !m.loaded || aligned(m.data, std::min<std::size_t>(16, static_cast<std::size_t>(itemsize(m.dtype)) * v));
+      }))
+    p.vec = static_cast<int>(v);
+  return p;
+}
+
+// The reduction's input as the chain leaves it: the last step's result in its buffer, of
+// the reduction's input dtype; none when the chain cannot feed the reduction.
+std::optional<Reduced> reduced_of(const Chain& chain, const Plan& p) {
+  if (!p.fusable || !chain.reduction) return std::nullopt;
+  std::optional<Reduced> reduced;
+  for (std::size_t i = 0; i < chain.steps.size(); ++i)
+    if (chain.steps[i].out.data == chain.reduction->in.data) reduced = Reduced{p.out[i], chain.steps[i].out.dtype};
+  if (reduced && reduced->dtype != chain.reduction->in.dtype) reduced.reset();
+  return reduced;
 }
 
 // Compiled chain kernels by structure and device (null: NVRTC refused it, and the steps'
@@ -307,6 +461,7 @@ struct Kernels {
   struct Job {
     int device;
     std::string key, source;
+    const char* entry;
   };
   std::deque<Job> queue;
   std::unordered_set<std::string> queued;  // keys waiting or compiling
@@ -321,10 +476,9 @@ Kernels& kernels() {
   return *k;
 }
 
-CUfunction compile_chain(int device, const std::string& source) {
+CUfunction compile_chain(int device, const std::string& source, const char* entry) {
   try {
-    return get_kernel(device, user_kernel_key(kFamilyFusedChain, hash_source(source)), [&] { return source; },
-                      "copper_chain");
+    return get_kernel(device, user_kernel_key(kFamilyFusedChain, hash_source(source)), [&] { return source; }, entry);
   } catch (const CompileError&) {
     return nullptr;
   }
@@ -351,7 +505,7 @@ void compile_worker() {
     }
     CUfunction fn = nullptr;
     try {
-      fn = compile_chain(job.device, job.source);
+      fn = compile_chain(job.device, job.source, job.entry);
     } catch (...) {
       fn = nullptr;
     }
@@ -396,29 +550,59 @@ bool compile_in_background() {
   return !(v && std::string_view(v) == "sync");
 }
 
-// The compiled kernel of a chain's structure on `device`, or null: not compiled yet (it is
-// being compiled in the background) or refused by NVRTC.
-CUfunction fused_kernel(int device, const Chain& chain, const Plan& p) {
+// The compiled kernel (`entry`) of a structure (`key`, device included) on `device`, or
+// null: not compiled yet (it is being compiled in the background) or refused by NVRTC.
+template <class MakeSource>
+CUfunction structure_kernel(int device, std::string key, MakeSource make_source, const char* entry) {
   Kernels& k = kernels();
-  std::string key = structure_of(chain, p);
-  key.push_back(static_cast<char>(device));
   {
     std::lock_guard lock(k.mutex);
     if (auto it = k.memo.find(key); it != k.memo.end()) return it->second;
     if (k.queued.contains(key)) return nullptr;
   }
-  std::string source = make_source(chain, p);
-  if (!compile_in_background() || kernel_on_disk(device, source, "copper_chain")) {
-    const CUfunction fn = compile_chain(device, source);  // a cached cubin loads in about a millisecond
+  std::string source = make_source();
+  if (!compile_in_background() || kernel_on_disk(device, source, entry)) {
+    const CUfunction fn = compile_chain(device, source, entry);  // a cached cubin loads in about a millisecond
     std::lock_guard lock(k.mutex);
     remember(k, std::move(key), fn);
     return fn;
   }
   std::lock_guard lock(k.mutex);
   if (k.stopping || !start_worker(k) || !k.queued.insert(key).second) return nullptr;
-  k.queue.push_back(Kernels::Job{device, std::move(key), std::move(source)});
+  k.queue.push_back(Kernels::Job{device, std::move(key), std::move(source), entry});
   k.wake.notify_one();
   return nullptr;
+}
+
+CUfunction fused_kernel(int device, const Chain& chain, const Plan& p) {
+  std::string key = structure_of(chain, p);
+  key.push_back(static_cast<char>(device));
+  return structure_kernel(device, std::move(key), [&] { return make_source(chain, p); }, "copper_chain");
+}
+
+// The chain's memory and broadcast pointers and values as kernel arguments, then errstate's
+// slots and masks (chain_kernel_params' order), appended to `args`; `storage` holds what
+// they point at and must outlive the launch.
+struct ChainArgs {
+  std::vector<void*> pointers;
+  FpErrorSlots slots{};
+  std::vector<unsigned> masks;
+};
+void append_chain_args(int device, const Chain& chain, const Plan& p, ChainArgs& storage, std::vector<void*>& args) {
+  storage.pointers.reserve(p.memory.size() + p.broadcasts.size());
+  for (const MemorySlot& m : p.memory) storage.pointers.push_back(m.data);
+  for (const ChainOperand* b : p.broadcasts) storage.pointers.push_back(b->data);
+  for (void*& ptr : storage.pointers) args.push_back(&ptr);
+  for (const unsigned char* v : p.values) args.push_back(const_cast<unsigned char*>(v));
+  if (p.any_checked) {
+    storage.slots = fp_error_slots(device);
+    args.push_back(&storage.slots.device_word);
+    args.push_back(&storage.slots.host);
+    storage.masks.reserve(chain.steps.size());
+    for (std::size_t i = 0; i < chain.steps.size(); ++i)
+      if (p.checked[i]) storage.masks.push_back(chain.steps[i].fp_mask);
+    for (unsigned& m : storage.masks) args.push_back(&m);
+  }
 }
 
 // The chain as one eager kernel per step (each reads and writes memory; scratch
@@ -480,6 +664,13 @@ class StreamScope {
 
 }  // namespace
 
+std::string fused_reduction_source(const Chain& chain, ReduceShape shape, ReduceMode mode, bool fp_ready) {
+  const Plan p = make_feed_plan(chain, fp_ready);
+  const std::optional<Reduced> reduced = reduced_of(chain, p);
+  return reduced ? make_feed_source(chain, p, *reduced, chain.reduction->op, chain.reduction->out.dtype, shape, mode)
+                 : std::string();
+}
+
 std::string fused_chain_source(const Chain& chain, bool fp_ready) {
   const Plan p = make_plan(chain, fp_ready);
   return p.fusable ? make_source(chain, p) : std::string();
@@ -492,46 +683,74 @@ bool CudaBackend::can_chain(const ChainStep& step) const {
 
 std::shared_ptr<void> CudaBackend::chain_context() const { return current_stream_shared(index_); }
 
+namespace {
+
+// The chain as one elementwise kernel (or its steps one by one).
+void run_elementwise(CudaBackend& be, Chain& chain, bool fp_ready) {
+  const int device = be.index();
+  const Plan p = make_plan(chain, fp_ready);
+  const CUfunction fn = p.fusable ? fused_kernel(device, chain, p) : nullptr;
+  if (!fn) {
+    run_steps(be, chain);
+    return;
+  }
+  long long n = chain.size;
+  std::vector<void*> args{&n};
+  ChainArgs storage;
+  append_chain_args(device, chain, p, storage, args);
+  // One thread per vector and a grid covering them once (at least a wave), as the eager
+  // contiguous kernels.
+  const std::int64_t work = (chain.size + p.vec - 1) / p.vec;
+  const unsigned wave = grid_for(device, work, kBlock, resident_blocks_per_sm(fn, kBlock));
+  const unsigned grid = static_cast<unsigned>(std::clamp<std::int64_t>((work + kBlock - 1) / kBlock, wave, 1 << 30));
+  launch(device, fn, grid, kBlock, args.data(), "fused elementwise chain");
+}
+
+// The chain's reduction with the steps computing its input (make_feed_source); false, having
+// run nothing, when that kernel is not ready or the chain does not fit one.
+bool run_fed_reduction(int device, const Chain& chain, bool fp_ready) {
+  const ChainReduction& r = *chain.reduction;
+  const Plan p = make_feed_plan(chain, fp_ready);
+  const std::optional<Reduced> reduced = reduced_of(chain, p);
+  if (!reduced) return false;
+  const std::string structure = structure_of(chain, p);
+  ReduceFeed feed;
+  feed.kernel = [&](ReduceShape shape, ReduceMode mode) {
+    std::string key = structure;
+    for (unsigned v : {static_cast<unsigned>(reduced->ref.from), static_cast<unsigned>(reduced->ref.index),
+                       static_cast<unsigned>(r.op), static_cast<unsigned>(r.out.dtype), static_cast<unsigned>(shape),
+                       static_cast<unsigned>(mode), static_cast<unsigned>(device)})
+      key.push_back(static_cast<char>(v));
+    key += "reduce";
+    return structure_kernel(
+        device, std::move(key), [&] { return make_feed_source(chain, p, *reduced, r.op, r.out.dtype, shape, mode); },
+        kReduceMainEntry);
+  };
+  const void* origin = r.in.data;
+  feed.args.push_back(&origin);
+  ChainArgs storage;
+  append_chain_args(device, chain, p, storage, feed.args);
+  return launch_reduce(device, r.op, r.in, r.nreduce, r.out, &feed);
+}
+
+}  // namespace
+
 void CudaBackend::run_chain(Chain& chain) {
   if (chain.steps.empty() || chain.size == 0) return;
   make_current(index_);
   StreamScope stream(index_, chain.context);
   const bool watched = std::any_of(chain.steps.begin(), chain.steps.end(), [](const ChainStep& s) { return s.fp_mask; });
   const bool fp_ready = watched && fp_error_slots_ready(index_);
-  const Plan p = make_plan(chain, fp_ready);
-  const CUfunction fn = p.fusable ? fused_kernel(index_, chain, p) : nullptr;
-  if (!fn) {
-    run_steps(*this, chain);
+  if (!chain.reduction) {
+    run_elementwise(*this, chain, fp_ready);
     return;
   }
-  // Parameters in the kernel's order; values point at the steps' own bytes.
-  long long n = chain.size;
-  std::vector<void*> pointers;
-  pointers.reserve(p.memory.size() + p.broadcasts.size());
-  for (const MemorySlot& m : p.memory) pointers.push_back(m.data);
-  for (const ChainOperand* b : p.broadcasts) pointers.push_back(b->data);
-  std::vector<void*> args;
-  args.reserve(1 + pointers.size() + p.values.size() + 2 + chain.steps.size());
-  args.push_back(&n);
-  for (void*& ptr : pointers) args.push_back(&ptr);
-  for (const unsigned char* v : p.values) args.push_back(const_cast<unsigned char*>(v));
-  FpErrorSlots slots{};
-  std::vector<unsigned> masks;
-  if (p.any_checked) {
-    slots = fp_error_slots(index_);
-    args.push_back(&slots.device_word);
-    args.push_back(&slots.host);
-    masks.reserve(chain.steps.size());
-    for (std::size_t i = 0; i < chain.steps.size(); ++i)
-      if (p.checked[i]) masks.push_back(chain.steps[i].fp_mask);
-    for (unsigned& m : masks) args.push_back(&m);
-  }
-  // One thread per vector and a grid covering them once (at least a wave), as the eager
-  // contiguous kernels.
-  const std::int64_t work = (chain.size + p.vec - 1) / p.vec;
-  const unsigned wave = grid_for(index_, work, kBlock, resident_blocks_per_sm(fn, kBlock));
-  const unsigned grid = static_cast<unsigned>(std::clamp<std::int64_t>((work + kBlock - 1) / kBlock, wave, 1 << 30));
-  launch(index_, fn, grid, kBlock, args.data(), "fused elementwise chain");
+  if (run_fed_reduction(index_, chain, fp_ready)) return;
+  // Not fused (yet): the reduction's input goes through memory.
+  keep_in_memory(chain, chain.reduction->in.data);
+  run_elementwise(*this, chain, fp_ready);
+  const ChainReduction& r = *chain.reduction;
+  launch_reduce(index_, r.op, r.in, r.nreduce, r.out, nullptr);
 }
 
 }  // namespace copper::backend::cuda

@@ -119,13 +119,18 @@ int64_t split_column_rows(ReduceParams& p, int64_t tiles, int64_t min_rows_per_b
 }  // namespace
 
 void CudaBackend::reduce(ops::ReduceOp op, const ArrayView& in, int nreduce, const ArrayView& out) {
+  launch_reduce(index_, op, in, nreduce, out, nullptr);
+}
+
+bool launch_reduce(int device, ops::ReduceOp op, const ArrayView& in, int nreduce, const ArrayView& out,
+                   const ReduceFeed* feed) {
   const int nd = static_cast<int>(in.shape.size());
   if (nreduce < 0 || nreduce > nd || out.shape.size() != static_cast<std::size_t>(nd - nreduce))
     throw RuntimeError("CudaBackend::reduce: output rank does not match the kept axes");
   check_dtypes(op, in, out);
   const int nkeep = nd - nreduce;
   const int64_t nout = shape_size(out.shape);
-  if (nout == 0) return;
+  if (nout == 0) return true;
   const int64_t isz = itemsize(in.dtype);
   const bool is_arg = op == ops::ReduceOp::argmin || op == ops::ReduceOp::argmax;
 
@@ -165,7 +170,7 @@ void CudaBackend::reduce(ops::ReduceOp op, const ArrayView& in, int nreduce, con
   p.kept = layout_param<2>(kept);
   p.red = layout_param<1>(red);
   p.red_stride = red.size() == 1 ? red[0].s[0] : 0;
-  const ReduceMode mode = red.size() > 1        ? ReduceMode::general
+  ReduceMode mode = red.size() > 1              ? ReduceMode::general
                           : red[0].s[0] == isz ? ReduceMode::contiguous
                                                 : ReduceMode::strided;
   const int vec = mode == ReduceMode::contiguous && isz < 16 && 16 % isz == 0 ? static_cast<int>(16 / isz) : 1;
@@ -180,22 +185,35 @@ void CudaBackend::reduce(ops::ReduceOp op, const ArrayView& in, int nreduce, con
   const int col_vec = isz < 16 && 16 % isz == 0 ? static_cast<int>(16 / isz) : 1;  // reduce_vec_width<In>
   if (shape == ReduceShape::cols && cols_vec_fits(kept, red, base[0], isz, col_vec, nout))
     shape = nred >= kDeepRowsMin && col_vec <= 4 ? ReduceShape::cols_deep : ReduceShape::cols_vec;
-  if (shape == ReduceShape::rows && mode == ReduceMode::contiguous && rows_tile_fits(kept, base[0], isz, nred, nout))
-    shape = ReduceShape::rows_tile;
-  const CUfunction main = get_kernel(
-      index_, reduce_key(kFamilyReduceMain, op, in.dtype, out.dtype, shape, mode),
-      [&] { return reduce_kernel_source(op, in.dtype, out.dtype, shape, mode); }, kReduceMainEntry);
+  // rows_tile copies raw memory into shared memory, which a fed input is not; the rows
+  // shape in strided mode with rows_tile's lanes per row folds in its order (lane j takes
+  // elements j, j + G, ...), so a fed reduction's values are the eager ones.
+  bool tile_order = false;
+  if (shape == ReduceShape::rows && mode == ReduceMode::contiguous && rows_tile_fits(kept, base[0], isz, nred, nout)) {
+    if (feed) {
+      mode = ReduceMode::strided;
+      tile_order = true;
+    } else {
+      shape = ReduceShape::rows_tile;
+    }
+  }
+  const CUfunction main =
+      feed ? feed->kernel(shape, mode)
+           : get_kernel(
+                 device, reduce_key(kFamilyReduceMain, op, in.dtype, out.dtype, shape, mode),
+                 [&] { return reduce_kernel_source(op, in.dtype, out.dtype, shape, mode); }, kReduceMainEntry);
+  if (!main) return false;
   // The blocks of this kernel the GPU holds at once: splitting into about that many
   // pieces fills every SM in one wave (more pieces than fit would need a second,
   // mostly idle wave).
   const unsigned per_sm = resident_blocks_per_sm(main, kReduceBlock);
-  const int64_t resident = grid_for(index_, int64_t{1} << 40, kReduceBlock, per_sm);
+  const int64_t resident = grid_for(device, int64_t{1} << 40, kReduceBlock, per_sm);
 
   int64_t blocks = 0;  // blocks the main kernel's work divides into
   int fin_group = 1;   // lanes per output in reduce_finalize
   if (shape == ReduceShape::rows) {
     // G lanes per row, about two vectors (or two elements) per lane.
-    p.group = nred == 0 ? 1 : pow2_at_least(ceil_div(nred, 2 * vec), 32);
+    p.group = nred == 0 ? 1 : pow2_at_least(ceil_div(nred, tile_order ? 16 : 2 * vec), 32);
     blocks = ceil_div(nout, kReduceBlock / p.group);
   } else if (shape == ReduceShape::block) {
     p.group = kReduceBlock;
@@ -251,21 +269,25 @@ void CudaBackend::reduce(ops::ReduceOp op, const ArrayView& in, int nreduce, con
 
   std::shared_ptr<Buffer> partial;  // lives until both kernels are enqueued
   if (p.splits > 1) {
-    partial = allocate_device(index_, static_cast<std::size_t>(nout * p.splits * kReduceStateBytes));
+    partial = allocate_device(device, static_cast<std::size_t>(nout * p.splits * kReduceStateBytes));
     p.partial = partial->data();
   }
   const char* opname = ops::name(op).data();
-  void* args[] = {&p};
-  launch(index_, main, grid_for(index_, blocks * kReduceBlock, kReduceBlock, per_sm), kReduceBlock, args, opname);
+  std::vector<void*> args{&p};
+  if (feed) args.insert(args.end(), feed->args.begin(), feed->args.end());
+  launch(device, main, grid_for(device, blocks * kReduceBlock, kReduceBlock, per_sm), kReduceBlock, args.data(),
+         opname);
   if (p.splits > 1) {
     // (Shape and mode do not enter the finalize kernel: key them as zero.)
     CUfunction fin = get_kernel(
-        index_, reduce_key(kFamilyReduceFinalize, op, in.dtype, out.dtype, ReduceShape::rows, ReduceMode::contiguous),
+        device, reduce_key(kFamilyReduceFinalize, op, in.dtype, out.dtype, ReduceShape::rows, ReduceMode::contiguous),
         [&] { return reduce_finalize_source(op, in.dtype, out.dtype); }, kReduceFinalizeEntry);
     p.group = fin_group;  // (cuLaunchKernel copied the parameters of the first launch)
     const int64_t fin_blocks = ceil_div(nout, kReduceBlock / fin_group);
-    launch(index_, fin, grid_for(index_, fin_blocks * kReduceBlock, kReduceBlock), kReduceBlock, args, opname);
+    launch(device, fin, grid_for(device, fin_blocks * kReduceBlock, kReduceBlock), kReduceBlock, args.data(),
+           opname);
   }
+  return true;
 }
 
 }  // namespace copper::backend::cuda

@@ -3,7 +3,9 @@
 // sources, exposed so a test can compile every variant without a GPU.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <vector>
 
 #include "backend/cuda/cuda_codegen.h"
 #include "ops/catalogue.h"
@@ -84,6 +86,12 @@ std::string reduce_source_head();
 // test put many variants in one program. `in` and `out` as CudaBackend::reduce gets them.
 std::string reduce_kernel_definitions(ops::ReduceOp op, DType in, DType out, ReduceShape shape, ReduceMode mode,
                                       const std::string& suffix);
+// The typedefs In, Out and R (the reducer) of one reduction, in namespace `ns`.
+std::string reducer_typedefs(const std::string& ns, ops::ReduceOp op, DType in, DType out);
+// The statement, inside a kernel whose ReduceParams parameter is `p`, that runs the kernel
+// template of (shape, mode) with ns's typedefs, reading the input through `source` (an
+// expression of a type like copper::kern::MemorySource; empty: memory).
+std::string reduce_template_call(ReduceShape shape, ReduceMode mode, const std::string& ns, const std::string& source);
 // The second pass of split reductions (kReduceFinalizeEntry + suffix): its own
 // program, shared by every shape and mode, compiled only when a reduction splits.
 std::string reduce_finalize_definitions(ops::ReduceOp op, DType in, DType out, const std::string& suffix);
@@ -93,6 +101,20 @@ inline std::string reduce_kernel_source(ops::ReduceOp op, DType in, DType out, R
 inline std::string reduce_finalize_source(ops::ReduceOp op, DType in, DType out) {
   return reduce_source_head() + reduce_finalize_definitions(op, in, out, "");
 }
+
+// A reduction whose input a fused chain computes (cuda_fused_chain.cpp): `kernel` gives
+// the main kernel of a (shape, mode), compiled with the chain as its input source, or null
+// when it is not ready; `args` are its parameters after the ReduceParams.
+struct ReduceFeed {
+  std::function<CUfunction(ReduceShape, ReduceMode)> kernel;
+  std::vector<void*> args;
+};
+
+// CudaBackend::reduce on `device` (in.data, out.data and the current stream there), its
+// input read through `feed` when given (in.data: where the input would be, never read);
+// false, having launched nothing, when the feed has no kernel for the shape chosen.
+bool launch_reduce(int device, ops::ReduceOp op, const ArrayView& in, int nreduce, const ArrayView& out,
+                   const ReduceFeed* feed);
 
 // The scan kernels (kernels/scan.cuh): one thread per line, or the three passes.
 enum class ScanKernel : std::uint8_t { lines = 0, tile_totals = 1, totals = 2, tiles = 3 };

@@ -64,7 +64,6 @@ std::string reduce_source_head() {
   return s;
 }
 
-namespace {
 std::string reducer_typedefs(const std::string& ns, ops::ReduceOp op, DType in, DType out) {
   std::string s = "namespace " + ns + " {\n";
   s += "typedef " + std::string(device_type_name(in)) + " In;\n";
@@ -72,15 +71,19 @@ std::string reducer_typedefs(const std::string& ns, ops::ReduceOp op, DType in, 
   s += "typedef " + reducer_type(op, in, out) + " R;\n}\n";
   return s;
 }
-}  // namespace
+
+std::string reduce_template_call(ReduceShape shape, ReduceMode mode, const std::string& ns, const std::string& source) {
+  const auto [function, extra_args] = shape_function(shape);
+  return std::string("copper::kern::") + function + "<" + ns + "::R, " + ns + "::In, " +
+         std::to_string(static_cast<int>(mode)) + extra_args + ">(p" + (source.empty() ? "" : ", " + source) + ");";
+}
 
 std::string reduce_kernel_definitions(ops::ReduceOp op, DType in, DType out, ReduceShape shape, ReduceMode mode,
                                       const std::string& suffix) {
   const std::string ns = "copper_reduce" + suffix;
-  const auto [function, extra_args] = shape_function(shape);
   return reducer_typedefs(ns, op, in, out) + "extern \"C\" __global__ void __launch_bounds__(256) " +
-         kReduceMainEntry + suffix + "(const copper::kern::ReduceParams p) {\n  copper::kern::" + function + "<" +
-         ns + "::R, " + ns + "::In, " + std::to_string(static_cast<int>(mode)) + extra_args + ">(p);\n}\n";
+         kReduceMainEntry + suffix + "(const copper::kern::ReduceParams p) {\n  " +
+         reduce_template_call(shape, mode, ns, "") + "\n}\n";
 }
 
 std::string reduce_finalize_definitions(ops::ReduceOp op, DType in, DType out, const std::string& suffix) {

@@ -335,6 +335,17 @@ template <class T, int V> __device__ __forceinline__ Vec<T, V> load_vec16(const 
   return r;
 }
 
+// Where a reduction's input elements come from, given the address each would have in
+// memory: memory itself (every reduction but fused ones), or a generated source that
+// computes them from a fused chain's steps (cuda_fused_chain.cpp), whose at() and vec16()
+// take the same addresses. Every input element is asked for exactly once per launch.
+struct MemorySource {
+  template <class T> __device__ __forceinline__ T at(const char* p) const { return load_at<T>(p); }
+  template <class T, int V> __device__ __forceinline__ Vec<T, V> vec16(const char* p) const {
+    return load_vec16<T, V>(reinterpret_cast<const T*>(p));
+  }
+};
+
 // Byte offsets in the input and the output of kept (outer) index c, for reductions and
 // scans alike: their parameters carry the kept layout and whether 32-bit division fits.
 template <class Params>
@@ -366,31 +377,31 @@ template <int Mode> __device__ __forceinline__ long long red_offset(const Reduce
 // Folds rows r, r + step, ... below hi, read through red_offset. Four loads are kept in
 // flight except in mode 2, where offsets are computed per element and unrolling would
 // only copy that code.
-template <class R, class In, int Mode>
+template <class R, class In, int Mode, class S>
 __device__ __forceinline__ void fold_rows(typename R::State& st, const char* base, const ReduceParams& p, long long r,
-                                          long long hi, long long step) {
+                                          long long hi, long long step, const S& src) {
   if constexpr (Mode != 2)
     for (; r + 3LL * step < hi; r += 4LL * step) {
-      const In x0 = load_at<In>(base + red_offset<Mode>(p, r));
-      const In x1 = load_at<In>(base + red_offset<Mode>(p, r + step));
-      const In x2 = load_at<In>(base + red_offset<Mode>(p, r + 2LL * step));
-      const In x3 = load_at<In>(base + red_offset<Mode>(p, r + 3LL * step));
+      const In x0 = src.template at<In>(base + red_offset<Mode>(p, r));
+      const In x1 = src.template at<In>(base + red_offset<Mode>(p, r + step));
+      const In x2 = src.template at<In>(base + red_offset<Mode>(p, r + 2LL * step));
+      const In x3 = src.template at<In>(base + red_offset<Mode>(p, r + 3LL * step));
       R::fold(st, x0, r);
       R::fold(st, x1, r + step);
       R::fold(st, x2, r + 2LL * step);
       R::fold(st, x3, r + 3LL * step);
     }
-  for (; r < hi; r += step) R::fold(st, load_at<In>(base + red_offset<Mode>(p, r)), r);
+  for (; r < hi; r += step) R::fold(st, src.template at<In>(base + red_offset<Mode>(p, r)), r);
 }
 
 // V adjacent elements at p: one 16-byte load (p 16-byte aligned), or one element.
-template <class In, int V> __device__ __forceinline__ Vec<In, V> load_cols(const char* p) {
+template <class In, int V, class S> __device__ __forceinline__ Vec<In, V> load_cols(const S& src, const char* p) {
   if constexpr (V == 1) {
     Vec<In, 1> r;
-    r.v[0] = load_at<In>(p);
+    r.v[0] = src.template at<In>(p);
     return r;
   } else {
-    return load_vec16<In, V>(reinterpret_cast<const In*>(p));
+    return src.template vec16<In, V>(p);
   }
 }
 
@@ -401,9 +412,9 @@ constexpr int kLoadsInFlight = 8;
 // Folds reduced elements [lo, hi) of the output rooted at `base` into st, taking every
 // nl-th element from `lane` on. Mode 0 (contiguous) reads 16-byte vectors once the
 // address is aligned: a scalar head, the vector body, a scalar tail, in index order.
-template <class R, class In, int Mode>
+template <class R, class In, int Mode, class S>
 __device__ __forceinline__ void accumulate(typename R::State& st, const char* base, const ReduceParams& p, long long lo,
-                                           long long hi, int lane, int nl) {
+                                           long long hi, int lane, int nl, const S& src) {
   if constexpr (Mode == 0) {
     constexpr int V = reduce_vec_width<In>;
     const In* e = reinterpret_cast<const In*>(base) + lo;
@@ -414,7 +425,7 @@ __device__ __forceinline__ void accumulate(typename R::State& st, const char* ba
       head = static_cast<long long>(((16 - addr % 16) % 16) / sizeof(In));
       if (head > n) head = n;
     }
-    for (long long i = lane; i < head; i += nl) R::fold(st, e[i], lo + i);
+    for (long long i = lane; i < head; i += nl) R::fold(st, src.template at<In>(reinterpret_cast<const char*>(e + i)), lo + i);
     if constexpr (V > 1) {
       // Four independent 16-byte loads in flight per thread before folding them; the
       // leftover vectors below. (A predicated leftover batch of four cost f64 sums
@@ -424,10 +435,10 @@ __device__ __forceinline__ void accumulate(typename R::State& st, const char* ba
       const long long first = lo + head;
       long long i = lane;
       for (; i + 3LL * nl < nv; i += 4LL * nl) {
-        const Vec<In, V> a0 = load_vec16<In, V>(body + i * V);
-        const Vec<In, V> a1 = load_vec16<In, V>(body + (i + nl) * V);
-        const Vec<In, V> a2 = load_vec16<In, V>(body + (i + 2LL * nl) * V);
-        const Vec<In, V> a3 = load_vec16<In, V>(body + (i + 3LL * nl) * V);
+        const Vec<In, V> a0 = src.template vec16<In, V>(reinterpret_cast<const char*>(body + i * V));
+        const Vec<In, V> a1 = src.template vec16<In, V>(reinterpret_cast<const char*>(body + (i + nl) * V));
+        const Vec<In, V> a2 = src.template vec16<In, V>(reinterpret_cast<const char*>(body + (i + 2LL * nl) * V));
+        const Vec<In, V> a3 = src.template vec16<In, V>(reinterpret_cast<const char*>(body + (i + 3LL * nl) * V));
 #pragma unroll
         for (int k = 0; k < V; ++k) R::fold(st, a0.v[k], first + i * V + k);
 #pragma unroll
@@ -441,8 +452,8 @@ __device__ __forceinline__ void accumulate(typename R::State& st, const char* ba
       // the last, so the row ends in two memory round trips instead of three. (1000 rows
       // of 10000 float64 leave 3 or 4 vectors per thread of 256 after the loop above.)
       if (i + nl < nv) {
-        const Vec<In, V> a0 = load_vec16<In, V>(body + i * V);
-        const Vec<In, V> a1 = load_vec16<In, V>(body + (i + nl) * V);
+        const Vec<In, V> a0 = src.template vec16<In, V>(reinterpret_cast<const char*>(body + i * V));
+        const Vec<In, V> a1 = src.template vec16<In, V>(reinterpret_cast<const char*>(body + (i + nl) * V));
 #pragma unroll
         for (int k = 0; k < V; ++k) R::fold(st, a0.v[k], first + i * V + k);
 #pragma unroll
@@ -450,14 +461,15 @@ __device__ __forceinline__ void accumulate(typename R::State& st, const char* ba
         i += 2LL * nl;
       }
       if (i < nv) {
-        const Vec<In, V> a = load_vec16<In, V>(body + i * V);
+        const Vec<In, V> a = src.template vec16<In, V>(reinterpret_cast<const char*>(body + i * V));
 #pragma unroll
         for (int k = 0; k < V; ++k) R::fold(st, a.v[k], first + i * V + k);
       }
-      for (long long j = head + nv * V + lane; j < n; j += nl) R::fold(st, e[j], lo + j);
+      for (long long j = head + nv * V + lane; j < n; j += nl)
+        R::fold(st, src.template at<In>(reinterpret_cast<const char*>(e + j)), lo + j);
     }
   } else {
-    fold_rows<R, In, Mode>(st, base, p, lo + lane, hi, nl);
+    fold_rows<R, In, Mode>(st, base, p, lo + lane, hi, nl, src);
   }
 }
 
@@ -492,7 +504,8 @@ template <class R> __device__ __forceinline__ void block_merge(typename R::State
 // ---- kernel shapes ----
 
 // G lanes reduce each (output, split) unit; 256 / G units per block per step.
-template <class R, class In, int Mode> __device__ __forceinline__ void reduce_rows(const ReduceParams& p) {
+template <class R, class In, int Mode, class S = MemorySource>
+__device__ __forceinline__ void reduce_rows(const ReduceParams& p, const S& src = S{}) {
   static_assert(sizeof(typename R::State) <= 32, "partial buffers hold 32 bytes per State");
   const int G = p.group;
   const int lane = threadIdx.x & (G - 1);
@@ -511,7 +524,7 @@ template <class R, class In, int Mode> __device__ __forceinline__ void reduce_ro
       kept_offsets(p, c, in_off, out_off);
       const long long lo = s * p.split_len;
       const long long hi = lo + p.split_len < p.nred ? lo + p.split_len : p.nred;
-      accumulate<R, In, Mode>(st, p.in + in_off, p, lo, hi, lane, G);
+      accumulate<R, In, Mode>(st, p.in + in_off, p, lo, hi, lane, G, src);
     }
     group_merge<R>(st, G);
     if (valid && lane == 0) write_state<R>(p, st, c, s, out_off);
@@ -519,7 +532,8 @@ template <class R, class In, int Mode> __device__ __forceinline__ void reduce_ro
 }
 
 // One block per (output, split) unit: long rows, and the full reduction.
-template <class R, class In, int Mode> __device__ __forceinline__ void reduce_block(const ReduceParams& p) {
+template <class R, class In, int Mode, class S = MemorySource>
+__device__ __forceinline__ void reduce_block(const ReduceParams& p, const S& src = S{}) {
   using State = typename R::State;
   static_assert(sizeof(State) <= 32, "partial buffers hold 32 bytes per State");
   __shared__ __align__(16) unsigned char raw[(kReduceBlock / 32) * sizeof(State)];
@@ -532,7 +546,7 @@ template <class R, class In, int Mode> __device__ __forceinline__ void reduce_bl
     const long long lo = s * p.split_len;
     const long long hi = lo + p.split_len < p.nred ? lo + p.split_len : p.nred;
     State st = R::init();
-    accumulate<R, In, Mode>(st, p.in + in_off, p, lo, hi, threadIdx.x, kReduceBlock);
+    accumulate<R, In, Mode>(st, p.in + in_off, p, lo, hi, threadIdx.x, kReduceBlock, src);
     block_merge<R>(st, slots);
     if (threadIdx.x == 0) write_state<R>(p, st, c, s, out_off);
   }
@@ -542,15 +556,15 @@ template <class R, class In, int Mode> __device__ __forceinline__ void reduce_bl
 // into st[0..V), in row order per column. kLoadsInFlight loads are issued before any is
 // folded; the remainder (fewer rows) is one predicated batch, so a short piece costs
 // one or two memory round trips instead of one per leftover row.
-template <class R, class In, int V, int Mode>
+template <class R, class In, int V, int Mode, class S>
 __device__ __forceinline__ void fold_col_rows(typename R::State (&st)[V], const char* base, const ReduceParams& p,
-                                              long long r, long long hi, long long step) {
+                                              long long r, long long hi, long long step, const S& src) {
   // (Mode 2 computes offsets per element: a shallower batch keeps that code small.)
   constexpr int U = Mode == 2 ? 4 : kLoadsInFlight;
   for (; r + (U - 1) * step < hi; r += U * step) {
     Vec<In, V> a[U];
 #pragma unroll
-    for (int j = 0; j < U; ++j) a[j] = load_cols<In, V>(base + red_offset<Mode>(p, r + j * step));
+    for (int j = 0; j < U; ++j) a[j] = load_cols<In, V>(src, base + red_offset<Mode>(p, r + j * step));
 #pragma unroll
     for (int j = 0; j < U; ++j) {
 #pragma unroll
@@ -561,7 +575,7 @@ __device__ __forceinline__ void fold_col_rows(typename R::State (&st)[V], const 
     Vec<In, V> a[U - 1];
 #pragma unroll
     for (int j = 0; j < U - 1; ++j)
-      if (r + j * step < hi) a[j] = load_cols<In, V>(base + red_offset<Mode>(p, r + j * step));
+      if (r + j * step < hi) a[j] = load_cols<In, V>(src, base + red_offset<Mode>(p, r + j * step));
 #pragma unroll
     for (int j = 0; j < U - 1; ++j) {
       if (r + j * step < hi) {
@@ -575,7 +589,8 @@ __device__ __forceinline__ void fold_col_rows(typename R::State (&st)[V], const 
 // Outer-axis reductions: thread tx of a tile reads output column tile*TX + tx, so a
 // warp reads consecutive addresses of each row; the TY thread rows of the block take
 // every TY-th reduced row and are merged through shared memory.
-template <class R, class In, int Mode> __device__ __forceinline__ void reduce_cols(const ReduceParams& p) {
+template <class R, class In, int Mode, class S = MemorySource>
+__device__ __forceinline__ void reduce_cols(const ReduceParams& p, const S& src = S{}) {
   using State = typename R::State;
   static_assert(sizeof(State) <= 32, "partial buffers hold 32 bytes per State");
   __shared__ __align__(16) unsigned char raw[kReduceBlock * sizeof(State)];
@@ -595,7 +610,7 @@ template <class R, class In, int Mode> __device__ __forceinline__ void reduce_co
       kept_offsets(p, c, in_off, out_off);
       const long long lo = s * p.split_len;
       const long long hi = lo + p.split_len < p.nred ? lo + p.split_len : p.nred;
-      fold_col_rows<R, In, 1, Mode>(st, p.in + in_off, p, lo + ty, hi, TY);
+      fold_col_rows<R, In, 1, Mode>(st, p.in + in_off, p, lo + ty, hi, TY, src);
     }
     slots[threadIdx.x] = st[0];
     __syncthreads();
@@ -622,8 +637,8 @@ template <class R, class In, int Mode> __device__ __forceinline__ void reduce_co
 // thread keeps kLoadsInFlight rows in flight (fold_col_rows); the host cuts the rows
 // into pieces so all units run in one wave of resident blocks. Not Deep (few rows):
 // four rows in flight, then one row at a time.
-template <class R, class In, int Mode, bool Deep = false>
-__device__ __forceinline__ void reduce_cols_vec(const ReduceParams& p) {
+template <class R, class In, int Mode, bool Deep = false, class S = MemorySource>
+__device__ __forceinline__ void reduce_cols_vec(const ReduceParams& p, const S& src = S{}) {
   using State = typename R::State;
   using Out = typename R::Out;
   static_assert(sizeof(State) <= 32, "partial buffers hold 32 bytes per State");
@@ -652,15 +667,15 @@ __device__ __forceinline__ void reduce_cols_vec(const ReduceParams& p) {
       const long long lo = s * p.split_len;
       const long long hi = lo + p.split_len < p.nred ? lo + p.split_len : p.nred;
       if constexpr (Deep) {
-        fold_col_rows<R, In, V, Mode>(st, base, p, lo + ty, hi, TY);
+        fold_col_rows<R, In, V, Mode>(st, base, p, lo + ty, hi, TY, src);
       } else {
         long long r = lo + ty;
         // Four independent loads in flight before folding them (in row order per column).
         for (; r + 3LL * TY < hi; r += 4LL * TY) {
-          const Vec<In, V> a0 = load_cols<In, V>(base + red_offset<Mode>(p, r));
-          const Vec<In, V> a1 = load_cols<In, V>(base + red_offset<Mode>(p, r + TY));
-          const Vec<In, V> a2 = load_cols<In, V>(base + red_offset<Mode>(p, r + 2LL * TY));
-          const Vec<In, V> a3 = load_cols<In, V>(base + red_offset<Mode>(p, r + 3LL * TY));
+          const Vec<In, V> a0 = load_cols<In, V>(src, base + red_offset<Mode>(p, r));
+          const Vec<In, V> a1 = load_cols<In, V>(src, base + red_offset<Mode>(p, r + TY));
+          const Vec<In, V> a2 = load_cols<In, V>(src, base + red_offset<Mode>(p, r + 2LL * TY));
+          const Vec<In, V> a3 = load_cols<In, V>(src, base + red_offset<Mode>(p, r + 3LL * TY));
 #pragma unroll
           for (int k = 0; k < V; ++k) {
             R::fold(st[k], a0.v[k], r);
@@ -670,7 +685,7 @@ __device__ __forceinline__ void reduce_cols_vec(const ReduceParams& p) {
           }
         }
         for (; r < hi; r += TY) {
-          const Vec<In, V> a = load_cols<In, V>(base + red_offset<Mode>(p, r));
+          const Vec<In, V> a = load_cols<In, V>(src, base + red_offset<Mode>(p, r));
 #pragma unroll
           for (int k = 0; k < V; ++k) R::fold(st[k], a.v[k], r);
         }
