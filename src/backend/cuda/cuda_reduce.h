@@ -86,6 +86,9 @@ std::string reduce_source_head();
 // test put many variants in one program. `in` and `out` as CudaBackend::reduce gets them.
 std::string reduce_kernel_definitions(ops::ReduceOp op, DType in, DType out, ReduceShape shape, ReduceMode mode,
                                       const std::string& suffix);
+// The blocks of 256 threads per SM a reduction kernel is compiled to fit (its
+// __launch_bounds__ minimum; 0: the compiler's choice of registers).
+int reduce_min_blocks(ReduceShape shape, DType in);
 // The typedefs In, Out and R (the reducer) of one reduction, in namespace `ns`.
 std::string reducer_typedefs(const std::string& ns, ops::ReduceOp op, DType in, DType out);
 // The statement, inside a kernel whose ReduceParams parameter is `p`, that runs the kernel
