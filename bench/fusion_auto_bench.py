@@ -5,7 +5,8 @@ beside NumPy, in one run.
 
 Workloads: the seeds' in-place chain `x *= 5; x *= x; x += x`, a formula with temporaries
 `sqrt(x * x + y * y) * 0.5 + 1`, and the body of CuPy's naive Black-Scholes without its
-exp/log/erf (`(s - k) * r + t * t * 0.5`, five ops). Each copper time ends with
+exp/log/erf (`(s - k) * r + t * t * 0.5`, five ops), and row norms `sqrt(sum(x**2,
+axis=-1))` over rows of 1000 (the sum fed by the square). Each copper time ends with
 run_deferred() (what a read of the result runs first), so fused and unfused times are
 comparable. Prints
 median milliseconds and the ratios; the floor is bytes moved over this machine's copy
@@ -53,6 +54,9 @@ def main():
     def black_scholes_body(m, s, k, t):
         return (s - k) * 0.05 + t * t * 0.5
 
+    def row_norms(m, x):  # the sum fed by the square: x read once, fused
+        return m.sqrt(m.sum(x.reshape(-1, 1000) ** 2, axis=-1))
+
     src = h["x"]
     dst = np.empty_like(src)
     copy_ms = timed(lambda: np.copyto(dst, src), args.repeat)  # reads n*8 bytes, writes n*8 (memory already mapped)
@@ -61,10 +65,11 @@ def main():
         ("x *= 5; x *= x; x += x", lambda m, a: chain(m, a["x"]), 2),
         ("sqrt(x*x + y*y) * 0.5 + 1", lambda m, a: norm(m, a["x"], a["y"]), 3),
         ("(s - k) * r + t * t * 0.5", lambda m, a: black_scholes_body(m, a["s"], a["k"], a["x"]), 4),
+        ("sqrt(sum(x**2, axis=-1)), rows of 1000", lambda m, a: row_norms(m, a["x"]), 1),
     ]
     print(f"cpu, {n} float64, {cp._core.get_num_threads() if hasattr(cp._core, 'get_num_threads') else '?'} threads, "
           f"copy bandwidth {gbps:.1f} GB/s")
-    print(f"{'workload':30s} {'NumPy':>8s} {'unfused':>8s} {'fused':>8s} {'floor':>8s}  numpy/fused  fused/floor")
+    print(f"{'workload':40s} {'NumPy':>8s} {'unfused':>8s} {'fused':>8s} {'floor':>8s}  numpy/fused  fused/floor")
     for name, fn, arrays_moved in workloads:
         def run_numpy():
             r = fn(np, h)
@@ -85,7 +90,7 @@ def main():
         fused_ms = timed(run_copper, args.repeat, fresh)
         cp.set_fusion(False)
         floor_ms = arrays_moved * n * 8 / gbps / 1e6
-        print(f"{name:30s} {numpy_ms:8.2f} {unfused_ms:8.2f} {fused_ms:8.2f} {floor_ms:8.2f}  "
+        print(f"{name:40s} {numpy_ms:8.2f} {unfused_ms:8.2f} {fused_ms:8.2f} {floor_ms:8.2f}  "
               f"{numpy_ms / fused_ms:10.2f}x  {fused_ms / floor_ms:10.2f}x")
 
 

@@ -214,3 +214,20 @@ def test_fusion_off_defers_no_reduction(rng, device):
         assert float(s) > 0
     finally:
         cp.set_fusion(was)
+
+
+@pytest.mark.parametrize("row", [1, 7, 8191, 8193, 20_000, 65_536, 65_537])
+def test_row_lengths_around_the_cpu_blocks(fused, rng, device, row):
+    # The CPU computes whole rows of the input into a buffer and reduces them there, for
+    # rows up to 65536 elements (several rows per block, or one row over several blocks);
+    # longer rows go through memory. Either way, the eager float32 sums to the last bit.
+    nrows = max(1, 200_000 // row)
+    x = cp.asarray(rng.standard_normal((nrows, row)).astype("float32"), device=device)
+
+    def run(x):
+        return cp.sum(x * 1.5 - 0.25, axis=-1), cp.max(cp.abs(x), axis=1)
+
+    s, m = run(x)
+    want_s, want_m = eager(run, x)
+    np.testing.assert_array_equal(s.get(), want_s.get())
+    np.testing.assert_array_equal(m.get(), want_m.get())

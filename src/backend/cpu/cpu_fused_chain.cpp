@@ -2,12 +2,18 @@
 // block. Each thread takes a range of blocks and runs every step on a block before the
 // next, so a block's operands stay in cache between steps and intermediates that no one
 // holds live in per-thread scratch instead of memory. The steps are the op catalogue's
-// ordinary loops (the same results as eager calls); no compiler at run time. A reduction
-// ending the chain runs after it, reading its input from memory.
+// ordinary loops (the same results as eager calls); no compiler at run time.
+// A reduction ending the chain over the innermost axes, of rows of up to
+// reduce_kernels::chunk_elements, whose input no one else holds, takes whole rows per
+// block: the steps fill a per-thread buffer with them and the reduction reads it there, so
+// the input never reaches memory (fed_rows). Any other reduction runs after the chain,
+// reading its input from memory.
+#include <optional>
 #include <vector>
 
 #include "backend/cpu/cpu_backend.h"
 #include "backend/cpu/cpu_elementwise_loops.h"
+#include "backend/cpu/cpu_reduce_kernels.h"
 #include "backend/cpu/thread_pool.h"
 #include "copper/errors.hpp"
 
@@ -15,9 +21,11 @@ namespace copper::backend::cpu {
 
 namespace {
 
+using std::int64_t;
+
 // Elements per block: 8192 float64 are 64 KiB per operand, so a few steps' operands
 // stay in L2 between steps.
-constexpr std::int64_t kBlock = 8192;
+constexpr int64_t kBlock = 8192;
 
 struct StepViews {
   std::array<ArrayView, 3> in;
@@ -25,17 +33,95 @@ struct StepViews {
 };
 
 ArrayView block_view(const ChainOperand& o, const void* value) {
-  const std::int64_t stride = (o.broadcast || o.value) ? 0 : itemsize(o.dtype);
+  const int64_t stride = (o.broadcast || o.value) ? 0 : itemsize(o.dtype);
   return ArrayView{o.value ? const_cast<void*>(value) : o.data, o.dtype, Shape{kBlock}, Strides{stride}};
 }
 
-// Points a block view at positions [begin, begin + n) of its operand.
-void place(ArrayView& v, const ChainOperand& o, std::vector<std::vector<unsigned char>>& scratch,
-           std::int64_t begin, std::int64_t n) {
-  v.shape[0] = n;
-  if (o.value || o.broadcast) return;
-  v.data = o.scratch >= 0 ? static_cast<void*>(scratch[o.scratch].data())
-                          : static_cast<void*>(static_cast<char*>(o.data) + begin * itemsize(o.dtype));
+// One thread's state for running the steps: block views and scratch slots. A scratch
+// slot holds one block, or (`span_slot`) a span of many blocks that a reduction reads
+// after them, each block at its offset in the span.
+class BlockRunner {
+ public:
+  BlockRunner(CpuBackend& be, const Chain& chain, const std::vector<LoopFn>& fns, std::vector<FpWatch>& watches,
+              int span_slot = -1, int64_t span_elements = 0)
+      : be_(be), chain_(chain), fns_(fns), watches_(watches), span_slot_(span_slot), views_(chain.steps.size()),
+        scratch_(chain.scratch_itemsize.size()) {
+    for (std::size_t k = 0; k < scratch_.size(); ++k)
+      scratch_[k].resize(static_cast<std::size_t>((static_cast<int>(k) == span_slot ? span_elements : kBlock) *
+                                                  chain.scratch_itemsize[k]));
+    for (std::size_t i = 0; i < chain.steps.size(); ++i) {
+      const ChainStep& s = chain.steps[i];
+      for (int k = 0; k < s.nin; ++k) views_[i].in[k] = block_view(s.in[k], s.values[k]);
+      views_[i].out = block_view(s.out, nullptr);
+    }
+  }
+
+  // Every step over positions [begin, begin + n) (n <= kBlock); a span slot's block goes
+  // `span_offset` elements into the span.
+  void run(int64_t begin, int64_t n, int64_t span_offset = 0) {
+    for (std::size_t i = 0; i < chain_.steps.size(); ++i) {
+      const ChainStep& s = chain_.steps[i];
+      StepViews& v = views_[i];
+      for (int k = 0; k < s.nin; ++k) place(v.in[k], s.in[k], begin, n, span_offset);
+      place(v.out, s.out, begin, n, span_offset);
+      switch (s.kind) {
+        case StepKind::ufunc:
+          fp_watch = s.fp_mask ? &watches_[i] : nullptr;
+          fns_[i](std::span<const ArrayView>(v.in.data(), s.nin), std::span<const ArrayView>(&v.out, 1));
+          fp_watch = nullptr;
+          break;
+        case StepKind::cast: be_.copy(v.in[0], v.out); break;  // the block's conversion, as astype's
+        case StepKind::where: be_.where(v.in[0], v.in[1], v.in[2], v.out); break;
+      }
+    }
+  }
+
+  void* span() { return scratch_[static_cast<std::size_t>(span_slot_)].data(); }
+
+ private:
+  // Points a block view at positions [begin, begin + n) of its operand.
+  void place(ArrayView& v, const ChainOperand& o, int64_t begin, int64_t n, int64_t span_offset) {
+    v.shape[0] = n;
+    if (o.value || o.broadcast) return;
+    if (o.scratch < 0) {
+      v.data = static_cast<char*>(o.data) + begin * itemsize(o.dtype);
+      return;
+    }
+    char* slot = reinterpret_cast<char*>(scratch_[static_cast<std::size_t>(o.scratch)].data());
+    v.data = o.scratch == span_slot_ ? slot + span_offset * itemsize(o.dtype) : slot;
+  }
+
+  CpuBackend& be_;
+  const Chain& chain_;
+  const std::vector<LoopFn>& fns_;
+  std::vector<FpWatch>& watches_;
+  int span_slot_;
+  std::vector<StepViews> views_;
+  std::vector<std::vector<unsigned char>> scratch_;
+};
+
+bool c_contiguous(const ArrayView& v) { return v.strides == c_strides(v.shape, itemsize(v.dtype)); }
+
+// The reduction's input as the scratch slot that holds it, when the chain can feed the
+// reduction whole rows (see the file comment): a C-ordered input with the reduced axes
+// innermost, rows short enough that the reduction reduces each on its own whatever the
+// number of rows (so its values are the eager ones), a C-ordered output.
+std::optional<int> fed_rows_slot(const Chain& chain) {
+  const ChainReduction& r = *chain.reduction;
+  if (!c_contiguous(r.in) || !c_contiguous(r.out)) return std::nullopt;
+  int64_t row = 1;
+  for (std::size_t d = r.in.shape.size() - static_cast<std::size_t>(r.nreduce); d < r.in.shape.size(); ++d)
+    row *= r.in.shape[d];
+  if (row < 1 || row > reduce_kernels::chunk_elements) return std::nullopt;
+  std::optional<int> slot;
+  DType dtype = r.in.dtype;
+  for (const ChainStep& s : chain.steps)
+    if (s.out.data == r.in.data) {
+      slot = s.out.scratch >= 0 ? std::optional<int>(s.out.scratch) : std::nullopt;
+      dtype = s.out.dtype;
+    }
+  if (dtype != r.in.dtype) return std::nullopt;
+  return slot;
 }
 
 }  // namespace
@@ -46,45 +132,43 @@ bool CpuBackend::can_chain(const ChainStep& step) const {
 }
 
 void CpuBackend::run_chain(Chain& chain) {
-  // A reduction ending the chain reads its input from memory after the steps.
-  if (chain.reduction) keep_in_memory(chain, chain.reduction->in.data);
+  const std::optional<int> fed = chain.reduction ? fed_rows_slot(chain) : std::nullopt;
+  if (chain.reduction && !fed) keep_in_memory(chain, chain.reduction->in.data);
   const std::size_t nsteps = chain.steps.size();
   std::vector<LoopFn> fns(nsteps);
   for (std::size_t i = 0; i < nsteps; ++i)
     if (chain.steps[i].kind == StepKind::ufunc) fns[i] = elementwise_loop(chain.steps[i].op, chain.steps[i].loop);
   std::vector<FpWatch> watches(nsteps);
-  const std::int64_t nblocks = (chain.size + kBlock - 1) / kBlock;
-  parallel_for(nblocks, std::max<std::int64_t>(1, parallel_grain / kBlock), [&](std::int64_t first, std::int64_t last) {
-    std::vector<std::vector<unsigned char>> scratch(chain.scratch_itemsize.size());
-    for (std::size_t k = 0; k < scratch.size(); ++k)
-      scratch[k].resize(static_cast<std::size_t>(kBlock * chain.scratch_itemsize[k]));
-    std::vector<StepViews> views(nsteps);
-    for (std::size_t i = 0; i < nsteps; ++i) {
-      const ChainStep& s = chain.steps[i];
-      for (int k = 0; k < s.nin; ++k) views[i].in[k] = block_view(s.in[k], s.values[k]);
-      views[i].out = block_view(s.out, nullptr);
-    }
-    for (std::int64_t b = first; b < last; ++b) {
-      const std::int64_t begin = b * kBlock, n = std::min(kBlock, chain.size - begin);
-      for (std::size_t i = 0; i < nsteps; ++i) {
-        const ChainStep& s = chain.steps[i];
-        StepViews& v = views[i];
-        for (int k = 0; k < s.nin; ++k) place(v.in[k], s.in[k], scratch, begin, n);
-        place(v.out, s.out, scratch, begin, n);
-        switch (s.kind) {
-          case StepKind::ufunc:
-            fp_watch = s.fp_mask ? &watches[i] : nullptr;
-            fns[i](std::span<const ArrayView>(v.in.data(), s.nin), std::span<const ArrayView>(&v.out, 1));
-            fp_watch = nullptr;
-            break;
-          case StepKind::cast: copy(v.in[0], v.out); break;  // the block's conversion, as astype's
-          case StepKind::where: where(v.in[0], v.in[1], v.in[2], v.out); break;
-        }
+  if (fed) {
+    // Whole rows per task, about a block of them (one row when rows are longer).
+    const ChainReduction& r = *chain.reduction;
+    const int64_t nrows = shape_size(r.out.shape);
+    const int64_t row = chain.size / nrows;
+    const int64_t rows_per_task = std::max<int64_t>(1, kBlock / row);
+    const int64_t ntasks = (nrows + rows_per_task - 1) / rows_per_task;
+    const int64_t isz = itemsize(r.in.dtype), osz = itemsize(r.out.dtype);
+    parallel_for(ntasks, std::max<int64_t>(1, parallel_grain / (rows_per_task * row)), [&](int64_t first, int64_t last) {
+      BlockRunner runner(*this, chain, fns, watches, *fed, rows_per_task * row);
+      for (int64_t t = first; t < last; ++t) {
+        const int64_t r0 = t * rows_per_task, r1 = std::min(nrows, r0 + rows_per_task);
+        const int64_t begin = r0 * row, end = r1 * row;
+        for (int64_t b = begin; b < end; b += kBlock) runner.run(b, std::min(kBlock, end - b), b - begin);
+        reduce(r.op, ArrayView{runner.span(), r.in.dtype, Shape{r1 - r0, row}, Strides{row * isz, isz}}, 1,
+               ArrayView{static_cast<char*>(r.out.data) + r0 * osz, r.out.dtype, Shape{r1 - r0}, Strides{osz}});
       }
-    }
-  });
+    });
+  } else {
+    const int64_t nblocks = (chain.size + kBlock - 1) / kBlock;
+    parallel_for(nblocks, std::max<int64_t>(1, parallel_grain / kBlock), [&](int64_t first, int64_t last) {
+      BlockRunner runner(*this, chain, fns, watches);
+      for (int64_t b = first; b < last; ++b) runner.run(b * kBlock, std::min(kBlock, chain.size - b * kBlock));
+    });
+  }
   for (std::size_t i = 0; i < nsteps; ++i) chain.steps[i].fp_found = watches[i].found.load() & chain.steps[i].fp_mask;
-  if (const auto& r = chain.reduction) reduce(r->op, r->in, r->nreduce, r->out);
+  if (chain.reduction && !fed) {
+    const ChainReduction& r = *chain.reduction;
+    reduce(r.op, r.in, r.nreduce, r.out);
+  }
 }
 
 }  // namespace copper::backend::cpu
