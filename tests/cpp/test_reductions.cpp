@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "copper/copper.hpp"
 #include "device_param.h"
@@ -15,6 +16,35 @@ class Reductions : public DeviceTest {};
 
 // [[0,1,2],[3,4,5]] as float64
 ndarray small(Device d) { return array(std::vector<double>{0, 1, 2, 3, 4, 5}, Shape{2, 3}, d); }
+
+// The CPU's float sums round the same whatever the number of threads: long rows with few
+// outputs (chunks), and outer-axis sums over few column blocks (row pieces).
+TEST(CpuReductions, RoundingDoesNotDependOnTheThreadCount) {
+  // 5 rows: 4 threads or fewer once reduced whole rows, more by chunks; 16 columns: one
+  // column block, whose rows were split by the thread count.
+  std::vector<float> values(5 * 160000);
+  std::uint32_t state = 12345;
+  for (float& v : values) {
+    state = state * 1664525u + 1013904223u;
+    v = static_cast<float>(state >> 8) / 16777216.0f - 0.3f;
+  }
+  const ndarray a = array(values, Shape{5, 160000}, cpu);
+  const ndarray b = array(values, Shape{50000, 16}, cpu);
+  std::vector<std::vector<float>> rows, cols, full;
+  const int before = get_num_threads();
+  for (int threads : {1, 2, 5}) {
+    set_num_threads(threads);
+    rows.push_back(sum(a, -1).to_vector<float>());
+    cols.push_back(sum(b, 0).to_vector<float>());
+    full.push_back(sum(a).to_vector<float>());
+  }
+  set_num_threads(before);
+  for (std::size_t k = 1; k < rows.size(); ++k) {
+    EXPECT_EQ(rows[k], rows[0]);
+    EXPECT_EQ(cols[k], cols[0]);
+    EXPECT_EQ(full[k], full[0]);
+  }
+}
 
 TEST_P(Reductions, SumAxes) {
   auto a = small(device());

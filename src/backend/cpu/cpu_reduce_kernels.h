@@ -5,8 +5,9 @@
 //          reduces its runs pairwise (8 vector lanes, halves above 128 elements).
 //   outer: a kept axis is innermost: whole rows are accumulated into a buffer, rows
 //          combined pairwise, so memory is read sequentially and the loop vectorizes.
-// Few outputs with many elements each (a full reduction) split the reduced range into
-// fixed-size chunks across threads and combine the partial results in order.
+// Outputs of more than one chunk of elements (a full reduction) split the reduced range into
+// fixed-size chunks across threads and combine the partial results in order. No choice
+// depends on the thread count, so neither does any result.
 #pragma once
 #include <algorithm>
 #include <array>
@@ -32,6 +33,11 @@ inline constexpr int64_t chunk_elements = 1 << 16;
 inline constexpr int64_t row_block = 512;
 // Rows reduced sequentially before the pairwise split kicks in.
 inline constexpr int64_t row_leaf = 16;
+// Outer layout: with fewer row blocks than this, the rows are split too (at most
+// max_row_splits pieces of 256 rows or more), for parallelism. Fixed numbers, not the
+// thread count's: how the rows are split decides the result's rounding.
+inline constexpr int64_t few_row_blocks = 16;
+inline constexpr int64_t max_row_splits = 64;
 
 // Scratch arrays: unique_ptr<T[]>, not vector<T>, since vector<bool> packs bits (and
 // threads writing neighbouring bits would race).
@@ -269,8 +275,7 @@ void reduce(const ArrayView& in, int nreduce, const ArrayView& out) {
     const int64_t items = nko * nblocks;
     // Few row blocks but many rows: split the rows too, combine the partial rows after.
     int64_t nsplit = 1;
-    if (items < 2 * num_threads() && total >= parallel_grain)
-      nsplit = std::clamp<int64_t>(nred / 256, 1, 4 * num_threads());
+    if (items < few_row_blocks && total >= parallel_grain) nsplit = std::clamp<int64_t>(nred / 256, 1, max_row_splits);
     const int64_t depth = row_depth((nred + nsplit - 1) / nsplit);
     auto partial = make_buffer<Acc>(nsplit > 1 ? items * nsplit * row_block : 0);
     auto work = [&](int64_t begin, int64_t end) {
@@ -313,9 +318,11 @@ void reduce(const ArrayView& in, int nreduce, const ArrayView& out) {
     return;
   }
 
-  // Inner layout. Many outputs: one thread reduces whole outputs.
+  // Inner layout. Outputs of one chunk: one thread reduces whole outputs. (Longer ones
+  // always go by chunks, however many outputs and threads there are, so the rounding
+  // never depends on the thread count.)
   const int64_t nchunks = (nred + chunk_elements - 1) / chunk_elements;
-  if (nchunks == 1 || nout >= 4 * num_threads()) {
+  if (nchunks == 1) {
     parallel_for(nout, std::max<int64_t>(1, parallel_grain / nred), [&](int64_t begin, int64_t end) {
       Cursor<2> c(K.shape, K.strides);
       c.seek(begin);
