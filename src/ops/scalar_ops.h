@@ -339,17 +339,19 @@ struct divmod {
 
 // ======================= binary: extrema =======================
 // maximum/minimum propagate NaN (the first NaN wins); on ties of +-0 NumPy returns b.
+// The float tests join with `|`, not `||`: no branch, so CPU loops and reductions over
+// them become compares and selects (max of 2e7 float64 on two threads: 41 -> about 25 ms).
 struct maximum {
   template <Bool T> COPPER_HD static T call(T a, T b) { return a || b; }
   template <Int T> COPPER_HD static T call(T a, T b) { return a >= b ? a : b; }
-  template <Float T> COPPER_HD static T call(T a, T b) { return (a > b || math::isnan(a)) ? a : b; }
+  template <Float T> COPPER_HD static T call(T a, T b) { return ((a > b) | math::isnan(a)) ? a : b; }
   template <Complex T> COPPER_HD static T call(T a, T b) { return (detail::c_ge(a, b) || detail::c_has_nan(a)) ? a : b; }
 };
 
 struct minimum {
   template <Bool T> COPPER_HD static T call(T a, T b) { return a && b; }
   template <Int T> COPPER_HD static T call(T a, T b) { return a <= b ? a : b; }
-  template <Float T> COPPER_HD static T call(T a, T b) { return (a < b || math::isnan(a)) ? a : b; }
+  template <Float T> COPPER_HD static T call(T a, T b) { return ((a < b) | math::isnan(a)) ? a : b; }
   template <Complex T> COPPER_HD static T call(T a, T b) { return (detail::c_le(a, b) || detail::c_has_nan(a)) ? a : b; }
 };
 
@@ -357,14 +359,14 @@ struct minimum {
 struct fmax {
   template <Bool T> COPPER_HD static T call(T a, T b) { return a || b; }
   template <Int T> COPPER_HD static T call(T a, T b) { return a >= b ? a : b; }
-  template <Float T> COPPER_HD static T call(T a, T b) { return (a > b || math::isnan(b)) ? a : b; }
+  template <Float T> COPPER_HD static T call(T a, T b) { return ((a > b) | math::isnan(b)) ? a : b; }
   template <Complex T> COPPER_HD static T call(T a, T b) { return (detail::c_ge(a, b) || detail::c_has_nan(b)) ? a : b; }
 };
 
 struct fmin {
   template <Bool T> COPPER_HD static T call(T a, T b) { return a && b; }
   template <Int T> COPPER_HD static T call(T a, T b) { return a <= b ? a : b; }
-  template <Float T> COPPER_HD static T call(T a, T b) { return (a < b || math::isnan(b)) ? a : b; }
+  template <Float T> COPPER_HD static T call(T a, T b) { return ((a < b) | math::isnan(b)) ? a : b; }
   template <Complex T> COPPER_HD static T call(T a, T b) { return (detail::c_le(a, b) || detail::c_has_nan(b)) ? a : b; }
 };
 

@@ -750,7 +750,7 @@ void CudaBackend::run_chain(Chain& chain) {
   keep_in_memory(chain, chain.reduction->in.data);
   run_elementwise(*this, chain, fp_ready);
   const ChainReduction& r = *chain.reduction;
-  launch_reduce(index_, r.op, r.in, r.nreduce, r.out, nullptr);
+  reduce(r.op, r.in, r.nreduce, r.out);
 }
 
 }  // namespace copper::backend::cuda

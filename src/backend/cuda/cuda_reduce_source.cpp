@@ -96,8 +96,9 @@ std::string reduce_kernel_definitions(ops::ReduceOp op, DType in, DType out, Red
                                       const std::string& suffix) {
   const std::string ns = "copper_reduce" + suffix;
   const int min_blocks = reduce_min_blocks(shape, in);
-  return reducer_typedefs(ns, op, in, out) + "extern \"C\" __global__ void __launch_bounds__(256" +
-         (min_blocks ? ", " + std::to_string(min_blocks) : std::string()) + ") " + kReduceMainEntry + suffix + "(const copper::kern::ReduceParams p) {\n  " +
+  const std::string bounds = min_blocks ? "256, " + std::to_string(min_blocks) : "256";
+  return reducer_typedefs(ns, op, in, out) + "extern \"C\" __global__ void __launch_bounds__(" + bounds + ") " +
+         kReduceMainEntry + suffix + "(const copper::kern::ReduceParams p) {\n  " +
          reduce_template_call(shape, mode, ns, "") + "\n}\n";
 }
 
