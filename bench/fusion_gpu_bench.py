@@ -10,7 +10,9 @@ Workloads: the seeds' in-place chain `x *= 5; x *= x; x += x` on N float32 and f
 Black-Scholes written as NumPy code (the textbook formula with the Abramowitz-Stegun
 normal CDF, two `where`s) on M options (default 1e7) float64, against the same formula as
 one ElementwiseKernel; `sqrt(sum(x**2, axis=-1))` on (1000, 100, 1000) float64 (the sum
-fed by the square: one read of x fused); and, eager only, the same norm as
+fed by the square: one read of x fused); the k-means distance
+`sqrt(((X[:, None, :] - C[None, :, :])**2).sum(axis=2))` for 1e7x2 points and 8 centres
+(the views read inside the fed sum; the sqrt is a second pass); and, eager only, the same norm as
 `linalg.norm(x, axis=-1)` and the outer-axis `sum(x, axis=0)` of (1e4, 1e4) float32 and
 float64, whose floors are one read of x. copper's fused calls end with run_deferred() (what any read of a
 result runs first). errstate is 'ignore' for every library, so no variant pays for error
@@ -94,6 +96,7 @@ print(1000 * (time.perf_counter() - start))
 """
 
 
+KMEANS_POINTS, KMEANS_CENTRES = 10**7, 8  # issue 17's k-means workload
 REDUCE_SHAPE = (1000, 100, 1000)  # issue 17's norm workload: 0.8 GB of float64
 OUTER_SHAPE = (10_000, 10_000)    # an outer-axis reduction of 1e8 elements
 
@@ -215,6 +218,22 @@ def main():
                     record(f"linalg.norm(x, axis=-1), {REDUCE_SHAPE} float64", rbytes + rbytes // REDUCE_SHAPE[-1],
                            f"{name} {variant}", bench_ms(stacked_norm, lib.clock)[0])
                 del x
+                out[0] = None
+                lib.release()
+                # The k-means distance: two broadcast views subtracted, squared and summed
+                # over the last axis; the floor reads X and C once and writes the result.
+                rng = np.random.default_rng(1)
+                px = lib.asarray(rng.standard_normal((KMEANS_POINTS, 2)))
+                pc = lib.asarray(rng.standard_normal((KMEANS_CENTRES, 2)))
+
+                def kmeans_call():
+                    out[0] = xp.sqrt(((px[:, None, :] - pc[None, :, :]) ** 2).sum(axis=2))
+                    run_deferred()
+
+                record(f"k-means distance, {KMEANS_POINTS:.0e}x2 points, {KMEANS_CENTRES} centres float64",
+                       8 * (2 * KMEANS_POINTS + KMEANS_POINTS * KMEANS_CENTRES), f"{name} {variant}",
+                       bench_ms(kmeans_call, lib.clock)[0])
+                del px, pc
                 out[0] = None
                 lib.release()
                 if variant == "eager":

@@ -44,10 +44,11 @@ bool fusion_from_environment() {
 std::atomic<bool> enabled{fusion_from_environment()};
 
 // How a chain touches one buffer: at one byte offset, C-ordered over the chain's shape, or
-// one element broadcast; and whether any step writes it.
+// (`irregular`) only read, some way other than that: one element broadcast, or a view with
+// other strides; and whether any step writes it.
 struct BufferUse {
   std::int64_t offset;
-  bool broadcast;
+  bool irregular;
   bool written;
   long holds = 0;  // the chain's HeldUse entries of the buffer
 };
@@ -55,15 +56,16 @@ struct BufferUse {
 struct Access {
   const std::shared_ptr<Buffer>* buffer;
   std::int64_t offset;
-  bool broadcast;
+  bool irregular;  // a one-element broadcast, or `view`
   bool write;
+  Strides view{};  // non-empty: read with these byte strides over the chain's shape
 };
 
 // One use of a buffer by the chain: keeps the memory alive and counts as a holder.
 struct HeldUse {
   std::shared_ptr<Buffer> buffer;
   const void* address;  // the operand's first element
-  bool broadcast;
+  bool irregular;
 };
 
 // A new array a step made for its result; for a result given a dead result's memory
@@ -163,24 +165,47 @@ std::shared_ptr<Buffer> recycle(Pending& p, DType dtype, std::size_t nbytes, std
   return nullptr;
 }
 
-// Whether `a` can join a chain over `shape`, and how it would be touched.
+// `a`'s byte strides broadcast over `shape` (0 along axes it is broadcast on), or empty
+// when its shape does not broadcast to `shape`.
+Strides strides_over(const ndarray& a, const Shape& shape) {
+  const std::size_t n = shape.size(), m = static_cast<std::size_t>(a.ndim());
+  if (m > n) return {};
+  Strides st(n, 0);
+  for (std::size_t d = 0; d < m; ++d) {
+    const std::int64_t len = a.shape()[d];
+    if (len == shape[n - m + d]) st[n - m + d] = len == 1 ? 0 : a.strides()[d];
+    else if (len != 1) return {};
+  }
+  return st;
+}
+
+// Whether `a` can join a chain over `shape`, and how it would be touched: written in C
+// order; or read in C order, one element broadcast, or as a view with any strides.
 bool chain_access(const ndarray& a, const Shape& shape, bool write, Access& out) {
   if (is_shared_outside(a.buffer())) return false;
-  const bool broadcast = !write && a.size() == 1;
-  if (!broadcast && (a.shape() != shape || !a.is_c_contiguous())) return false;
-  out = Access{&a.buffer(), a.offset(), broadcast, write};
+  if (!write && a.size() == 1) {
+    out = Access{&a.buffer(), a.offset(), true, false};
+    return true;
+  }
+  if (a.shape() == shape && a.is_c_contiguous()) {
+    out = Access{&a.buffer(), a.offset(), false, write};
+    return true;
+  }
+  if (write) return false;
+  Strides view = strides_over(a, shape);
+  if (view.empty()) return false;
+  out = Access{&a.buffer(), a.offset(), true, false, std::move(view)};
   return true;
 }
 
-// Whether the pending chain may take these accesses: one buffer is touched at one offset
-// in C order by every step, or only read, one element broadcast.
+// Whether the pending chain may take these accesses: a buffer the chain writes is touched
+// at one offset in C order by every step; any other is only read, in any way.
 bool fits(const Pending& p, std::span<const Access> accesses) {
   for (const Access& a : accesses) {
     auto it = p.uses.find(a.buffer->get());
     if (it == p.uses.end()) continue;
     const BufferUse& u = it->second;
-    if ((u.broadcast || a.broadcast) ? (u.written || a.write || u.offset != a.offset) : u.offset != a.offset)
-      return false;
+    if ((u.irregular || a.irregular) ? (u.written || a.write) : u.offset != a.offset) return false;
   }
   return true;
 }
@@ -195,7 +220,7 @@ void assign_scratch(backend::Chain& chain, const std::vector<HeldUse>& held,
   std::unordered_map<const void*, bool> unheld;  // address -> no holder outside the chain
   for (const HeldUse& h : held) unheld.try_emplace(h.address, true);
   for (const HeldUse& h : held)
-    unheld[h.address] = unheld[h.address] && !h.broadcast && h.buffer.use_count() == holders[h.buffer.get()];
+    unheld[h.address] = unheld[h.address] && !h.irregular && h.buffer.use_count() == holders[h.buffer.get()];
   std::unordered_map<const void*, int> slot;  // address -> scratch slot (-1: read first)
   for (backend::ChainStep& s : chain.steps) {
     for (int k = 0; k < s.nin; ++k)
@@ -353,7 +378,7 @@ bool record(backend::ChainStep step, std::span<const DeferredInput> inputs, cons
     if (out->dtype() != result_dtype || !chain_access(*out, shape, true, accesses[naccess])) return false;
     for (int k = 0; k < naccess; ++k)
       if (accesses[k].buffer->get() == out->buffer().get() &&
-          (accesses[k].broadcast || accesses[k].offset != out->offset()))
+          (accesses[k].irregular || accesses[k].offset != out->offset()))
         return false;
     ++naccess;
   } else {
@@ -370,11 +395,14 @@ bool record(backend::ChainStep step, std::span<const DeferredInput> inputs, cons
   }
   const std::span<const Access> touched(accesses.data(), static_cast<std::size_t>(naccess));
 
-  for (int k = 0; k < nin; ++k) {
+  std::array<const Strides*, 3> views{};  // each input's Access::view, when it has one
+  for (int k = 0, a = 0; k < nin; ++k) {
     backend::ChainOperand& o = step.in[k];
     if (inputs[k].array) {
       o.data = static_cast<char*>(inputs[k].array->buffer()->data()) + inputs[k].array->offset();
       o.broadcast = inputs[k].array->size() == 1;
+      if (!accesses[a].view.empty()) views[k] = &accesses[a].view;
+      ++a;
     } else {
       o.value = true;
       inputs[k].scalar->store(o.dtype, step.values[k]);
@@ -403,14 +431,19 @@ bool record(backend::ChainStep step, std::span<const DeferredInput> inputs, cons
           if (!owner) p.made_bytes += made.buffer()->nbytes();
         }
         p.chain.steps.push_back(step);
+        for (int k = 0; k < nin; ++k)
+          if (views[k]) {
+            p.chain.steps.back().in[k].view = static_cast<int>(p.chain.views.size());
+            p.chain.views.push_back(*views[k]);
+          }
         detail::deferred_pending.store(true, std::memory_order_release);
         p.states.push_back(st);
         for (const Access& a : touched) {
-          p.held.push_back(HeldUse{*a.buffer, static_cast<const char*>((*a.buffer)->data()) + a.offset, a.broadcast});
-          auto [it, added] = p.uses.try_emplace(a.buffer->get(), BufferUse{a.offset, a.broadcast, a.write});
+          p.held.push_back(HeldUse{*a.buffer, static_cast<const char*>((*a.buffer)->data()) + a.offset, a.irregular});
+          auto [it, added] = p.uses.try_emplace(a.buffer->get(), BufferUse{a.offset, a.irregular, a.write});
           if (!added) {
             it->second.written |= a.write;
-            it->second.broadcast |= a.broadcast;
+            it->second.irregular |= a.irregular;
           }
           ++it->second.holds;
         }
@@ -462,7 +495,7 @@ bool defer_reduce(ops::ReduceOp op, const ndarray& in, int nreduce, const ndarra
     return false;
   // The input must be a buffer the chain writes, at the chain's offset, last as in's dtype.
   auto it = p.uses.find(in.buffer().get());
-  if (it == p.uses.end() || !it->second.written || it->second.broadcast || it->second.offset != in.offset())
+  if (it == p.uses.end() || !it->second.written || it->second.irregular || it->second.offset != in.offset())
     return false;
   const backend::ChainStep* last = nullptr;
   for (const backend::ChainStep& s : p.chain.steps)

@@ -1,8 +1,10 @@
 // A chain of deferred elementwise operations (automatic fusion, src/api/fusion_deferred.cpp)
 // that a backend runs as one pass over memory: every step has the chain's shape, every
-// operand is C-contiguous over that shape, one element broadcast to all of it, or a scalar
-// value, so element i of every operand is at the same flat position i. Steps run in order
-// for each block of positions, so a step sees what earlier steps wrote there.
+// operand is C-contiguous over that shape, one element broadcast to all of it, a scalar
+// value, or a read-only view of memory the chain never writes with any strides over that
+// shape (`Chain::views`: X[:, None, :] - C[None, :, :]), so element i of every operand is
+// the one at flat position i. Steps run in order for each block of positions, so a step
+// sees what earlier steps wrote there.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -24,6 +26,7 @@ struct ChainOperand {
   bool value = false;      // a scalar: its bytes are the step's values[k]
   int scratch = -1;        // >= 0: an intermediate no one else holds; the backend may keep
                            // it in scratch slot `scratch` instead of writing memory
+  int view = -1;           // >= 0: read through Chain::views[view]'s strides from `data`
 };
 
 // What a step computes: a ufunc's loop (`op` over `loop`), a conversion of in[0] to out's
@@ -59,6 +62,7 @@ struct Chain {
   std::int64_t size = 0;
   std::vector<ChainStep> steps;
   std::vector<int> scratch_itemsize;  // per scratch slot
+  std::vector<Strides> views;         // byte strides over `shape` of read-only views
   // Backend::chain_context() when the first step was recorded; every step shares it (the
   // CUDA backend's: the stream the ops were called on, which the chain then runs on).
   std::shared_ptr<void> context;

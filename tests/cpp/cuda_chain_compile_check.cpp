@@ -228,6 +228,45 @@ int main() {
     }
   }
 
+  // Strided views (Chain::views): the k-means distance's subtract of two broadcast views,
+  // squared in a register, elementwise (32- and 64-bit positions) and feeding its sum; and
+  // more views than a kernel takes (no source: the steps run one by one).
+  {
+    const DType f = DType::float64;
+    auto kmeans = [&](std::int64_t n) {
+      Chain c;
+      c.shape = {n, 8, 2};
+      c.size = n * 16;
+      c.views = {{16, 0, 8}, {0, 16, 8}};
+      ChainOperand x = memory(f, 5), centres = memory(f, 6), diff = memory(f, 1);
+      x.view = 0;
+      centres.view = 1;
+      diff.scratch = 0;
+      c.scratch_itemsize = {8};
+      c.steps.push_back(step(ops::UfuncId::subtract, f, {x, centres}, diff));
+      c.steps.push_back(step(ops::UfuncId::square, f, {diff}, memory(f, 4)));
+      return c;
+    };
+    compile(kmeans(1000), "k-means difference, two views");
+    compile(kmeans(std::int64_t{1} << 29), "k-means difference, 64-bit positions");
+    Chain fed = kmeans(1 << 12);
+    fed.reduction = ChainReduction{ops::ReduceOp::sum, ArrayView{address(f, 4), f, {1 << 12, 8, 2}, {128, 16, 8}}, 1,
+                                   ArrayView{address(f, 3), f, {1 << 12, 8}, {64, 8}}};
+    compile_source(cuda::fused_reduction_source(fed, cuda::ReduceShape::rows, cuda::ReduceMode::strided),
+                   "k-means distance feeding its sum");
+    Chain many = chain_of(64);
+    for (int i = 0; i < 5; ++i) {
+      many.views.push_back({8 * (i + 1)});
+      ChainOperand v = memory(f, 5);
+      v.view = i;
+      many.steps.push_back(step(ops::UfuncId::add, f, {memory(f, 4), v}, memory(f, 4)));
+    }
+    if (!cuda::fused_chain_source(many).empty()) {
+      ++failures;
+      std::printf("FAILED: a chain reading five strided views got a fused kernel\n");
+    }
+  }
+
   // One address read as two dtypes: no fused source (the steps run one by one).
   {
     Chain c = chain_of(100);

@@ -8,6 +8,7 @@
 // block: the steps fill a per-thread buffer with them and the reduction reads it there, so
 // the input never reaches memory (fed_rows). Any other reduction runs after the chain,
 // reading its input from memory.
+#include <cstring>
 #include <optional>
 #include <vector>
 
@@ -32,6 +33,46 @@ struct StepViews {
   ArrayView out;
 };
 
+// Copies elements [begin, begin + n) (C order over `shape`) of the view at `base` with byte
+// `strides` to `dst`, one run along the innermost axis at a time.
+void gather_block(const char* base, const Shape& shape, const Strides& strides, int64_t isz, int64_t begin, int64_t n,
+                  char* dst, std::vector<int64_t>& index) {
+  const std::size_t nd = shape.size();
+  index.resize(nd);
+  int64_t off = 0, rest = begin;
+  for (std::size_t d = nd; d-- > 0;) {
+    index[d] = rest % shape[d];
+    rest /= shape[d];
+    off += index[d] * strides[d];
+  }
+  const int64_t inner = shape[nd - 1], step = strides[nd - 1];
+  auto copy_run = [&]<class T>(T*, int64_t run) {
+    const char* src = base + off;
+    T* out = reinterpret_cast<T*>(dst);
+    for (int64_t j = 0; j < run; ++j) std::memcpy(out + j, src + j * step, sizeof(T));
+  };
+  for (int64_t done = 0; done < n;) {
+    const int64_t run = std::min(inner - index[nd - 1], n - done);
+    switch (isz) {
+      case 1: copy_run(static_cast<std::uint8_t*>(nullptr), run); break;
+      case 2: copy_run(static_cast<std::uint16_t*>(nullptr), run); break;
+      case 4: copy_run(static_cast<std::uint32_t*>(nullptr), run); break;
+      case 8: copy_run(static_cast<std::uint64_t*>(nullptr), run); break;
+      default:
+        for (int64_t j = 0; j < run; ++j) std::memcpy(dst + j * isz, base + off + j * step, static_cast<std::size_t>(isz));
+    }
+    dst += run * isz;
+    done += run;
+    index[nd - 1] += run;
+    off += run * step;
+    for (std::size_t d = nd - 1; d > 0 && index[d] == shape[d]; --d) {
+      off += strides[d - 1] - index[d] * strides[d];
+      index[d] = 0;
+      ++index[d - 1];
+    }
+  }
+}
+
 ArrayView block_view(const ChainOperand& o, const void* value) {
   const int64_t stride = (o.broadcast || o.value) ? 0 : itemsize(o.dtype);
   return ArrayView{o.value ? const_cast<void*>(value) : o.data, o.dtype, Shape{kBlock}, Strides{stride}};
@@ -45,7 +86,7 @@ class BlockRunner {
   BlockRunner(CpuBackend& be, const Chain& chain, const std::vector<LoopFn>& fns, std::vector<FpWatch>& watches,
               int span_slot = -1, int64_t span_elements = 0)
       : be_(be), chain_(chain), fns_(fns), watches_(watches), span_slot_(span_slot), views_(chain.steps.size()),
-        scratch_(chain.scratch_itemsize.size()) {
+        scratch_(chain.scratch_itemsize.size()), gathered_(chain.views.empty() ? 0 : 3 * chain.steps.size()) {
     for (std::size_t k = 0; k < scratch_.size(); ++k)
       scratch_[k].resize(static_cast<std::size_t>((static_cast<int>(k) == span_slot ? span_elements : kBlock) *
                                                   chain.scratch_itemsize[k]));
@@ -62,7 +103,20 @@ class BlockRunner {
     for (std::size_t i = 0; i < chain_.steps.size(); ++i) {
       const ChainStep& s = chain_.steps[i];
       StepViews& v = views_[i];
-      for (int k = 0; k < s.nin; ++k) place(v.in[k], s.in[k], begin, n, span_offset);
+      for (int k = 0; k < s.nin; ++k) {
+        if (s.in[k].view >= 0) {
+          // A strided view: its block is gathered into the step's own buffer.
+          std::vector<unsigned char>& buf = gathered_[i * 3 + static_cast<std::size_t>(k)];
+          buf.resize(static_cast<std::size_t>(kBlock * itemsize(s.in[k].dtype)));
+          gather_block(static_cast<const char*>(s.in[k].data), chain_.shape,
+                       chain_.views[static_cast<std::size_t>(s.in[k].view)], itemsize(s.in[k].dtype), begin, n,
+                       reinterpret_cast<char*>(buf.data()), index_);
+          v.in[k].data = buf.data();
+          v.in[k].shape[0] = n;
+          continue;
+        }
+        place(v.in[k], s.in[k], begin, n, span_offset);
+      }
       place(v.out, s.out, begin, n, span_offset);
       switch (s.kind) {
         case StepKind::ufunc:
@@ -98,6 +152,8 @@ class BlockRunner {
   int span_slot_;
   std::vector<StepViews> views_;
   std::vector<std::vector<unsigned char>> scratch_;
+  std::vector<std::vector<unsigned char>> gathered_;  // per (step, input): a view's block
+  std::vector<int64_t> index_;                        // gather_block's multi-index
 };
 
 bool c_contiguous(const ArrayView& v) { return v.strides == c_strides(v.shape, itemsize(v.dtype)); }

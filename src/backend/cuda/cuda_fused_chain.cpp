@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <condition_variable>
 #include <cstdlib>
+#include <cstring>
 #include <deque>
 #include <mutex>
 #include <optional>
@@ -36,15 +37,25 @@ constexpr unsigned kBlock = 256;
 constexpr std::size_t kMaxMemo = 4096;
 // Steps x positions per thread past which the vector width halves (see make_plan).
 constexpr std::size_t kMaxUnrolledSteps = 64;
+// Distinct strided views a chain kernel reads (each one more row of strides in the
+// kernel's StridedLayout); chains with more run step by step.
+constexpr std::size_t kMaxGathers = 4;
 
 // Where a step's operand lives in the kernel: a value parameter, a broadcast element
-// (loaded once per thread), a memory slot (loaded and stored per position) or a scratch
-// slot (a register only).
-enum class From : unsigned char { value = 'v', broadcast = 'b', memory = 'm', scratch = 's' };
+// (loaded once per thread), a memory slot (loaded and stored per position), a gathered
+// view (loaded per position through its strides) or a scratch slot (a register only).
+enum class From : unsigned char { value = 'v', broadcast = 'b', memory = 'm', gather = 'g', scratch = 's' };
 
 struct OperandRef {
   From from = From::value;
-  int index = 0;  // into the values, broadcasts, memory slots or scratch slots
+  int index = 0;  // into the values, broadcasts, memory slots, gathers or scratch slots
+};
+
+// A read-only view the chain reads with its own strides (Chain::views).
+struct GatherSlot {
+  const void* data;
+  DType dtype;
+  int view;
 };
 
 // One buffer position the chain reads or writes over the whole shape (C order).
@@ -59,6 +70,7 @@ struct Plan {
   bool fusable = true;  // false: the steps run one by one as eager kernels
   std::vector<MemorySlot> memory;
   std::vector<const ChainOperand*> broadcasts;
+  std::vector<GatherSlot> gathers;
   std::vector<const unsigned char*> values;  // each value parameter's bytes
   std::vector<DType> value_dtypes;
   std::vector<std::array<OperandRef, 3>> in;  // per step
@@ -76,7 +88,8 @@ bool step_checked(const ChainStep& s, bool fp_ready) {
 
 // Kernel parameter bytes, each parameter padded as the widest one could be.
 std::size_t param_bytes(const Plan& p) {
-  std::size_t bytes = 8 * (1 + p.memory.size() + p.broadcasts.size()) + 16 * p.values.size();
+  std::size_t bytes = 8 * (1 + p.memory.size() + p.broadcasts.size() + p.gathers.size()) + 16 * p.values.size();
+  if (!p.gathers.empty()) bytes += sizeof(StridedLayoutParam<kMaxGathers>);
   if (p.any_checked) bytes += 16 + 4 * static_cast<std::size_t>(std::count(p.checked.begin(), p.checked.end(), true));
   return bytes;
 }
@@ -102,6 +115,16 @@ Plan make_plan(const Chain& chain, bool fp_ready) {
     p.memory.push_back(MemorySlot{o.data, o.dtype, !write, write});
     return OperandRef{From::memory, static_cast<int>(p.memory.size() - 1)};
   };
+  auto gather_ref = [&](const ChainOperand& o) {
+    const Strides& st = chain.views[static_cast<std::size_t>(o.view)];
+    for (std::size_t k = 0; k < p.gathers.size(); ++k) {
+      const GatherSlot& g = p.gathers[k];
+      if (g.data == o.data && g.dtype == o.dtype && chain.views[static_cast<std::size_t>(g.view)] == st)
+        return OperandRef{From::gather, static_cast<int>(k)};
+    }
+    p.gathers.push_back(GatherSlot{o.data, o.dtype, o.view});
+    return OperandRef{From::gather, static_cast<int>(p.gathers.size() - 1)};
+  };
   for (std::size_t i = 0; i < nsteps; ++i) {
     const ChainStep& s = chain.steps[i];
     for (int k = 0; k < s.nin; ++k) {
@@ -114,6 +137,8 @@ Plan make_plan(const Chain& chain, bool fp_ready) {
       } else if (o.broadcast) {
         r = {From::broadcast, static_cast<int>(p.broadcasts.size())};
         p.broadcasts.push_back(&o);
+      } else if (o.view >= 0) {
+        r = gather_ref(o);
       } else if (o.scratch >= 0) {
         r = {From::scratch, o.scratch};
         if (!scratch_written[o.scratch] || scratch_dtype[o.scratch] != o.dtype) p.fusable = false;
@@ -144,7 +169,9 @@ Plan make_plan(const Chain& chain, bool fp_ready) {
          }))
     p.vec /= 2;
   p.index32 = fits_index32(chain.size);
-  if (param_bytes(p) > 4000) p.fusable = false;
+  if (param_bytes(p) > 4000 || p.gathers.size() > kMaxGathers ||
+      (!p.gathers.empty() && chain.shape.size() > static_cast<std::size_t>(kMaxDims)))
+    p.fusable = false;
   return p;
 }
 
@@ -162,6 +189,8 @@ std::string structure_of(const Chain& chain, const Plan& p) {
   for (const MemorySlot& m : p.memory) put(static_cast<unsigned>(m.dtype) | (m.loaded << 8) | (m.stored << 9));
   put(static_cast<unsigned>(p.broadcasts.size()));
   for (const ChainOperand* b : p.broadcasts) put(static_cast<unsigned>(b->dtype));
+  put(static_cast<unsigned>(p.gathers.size()));
+  for (const GatherSlot& g : p.gathers) put(static_cast<unsigned>(g.dtype));
   for (std::size_t i = 0; i < chain.steps.size(); ++i) {
     const ChainStep& s = chain.steps[i];
     put(static_cast<unsigned>(s.kind));
@@ -196,6 +225,8 @@ std::string body_source(const Chain& chain, const Plan& p, const Reduced* reduce
     if (p.memory[k].stored) param(std::string(device_type_name(p.memory[k].dtype)) + "& o" + num(k));
   for (std::size_t k = 0; k < p.broadcasts.size(); ++k)
     param(std::string("const ") + device_type_name(p.broadcasts[k]->dtype) + " b" + num(k));
+  for (std::size_t k = 0; k < p.gathers.size(); ++k)
+    param(std::string("const ") + device_type_name(p.gathers[k].dtype) + " g" + num(k));
   for (std::size_t k = 0; k < p.values.size(); ++k)
     param(std::string("const ") + device_type_name(p.value_dtypes[k]) + " v" + num(k));
   for (std::size_t i = 0; i < chain.steps.size(); ++i)
@@ -212,6 +243,7 @@ std::string body_source(const Chain& chain, const Plan& p, const Reduced* reduce
       const OperandRef& r = p.in[i][j];
       a[j] = r.from == From::value       ? "v" + num(static_cast<std::size_t>(r.index))
              : r.from == From::broadcast ? "b" + num(static_cast<std::size_t>(r.index))
+             : r.from == From::gather    ? "g" + num(static_cast<std::size_t>(r.index))
              : r.from == From::memory    ? memory_now[r.index]
                                          : scratch_now[r.index];
       args += (j ? ", " : "") + a[j];
@@ -255,6 +287,7 @@ template <class Load, class Store> std::string body_call(const Chain& chain, con
   for (std::size_t k = 0; k < p.memory.size(); ++k)
     if (p.memory[k].stored) arg(store(k));
   for (std::size_t k = 0; k < p.broadcasts.size(); ++k) arg("b" + num(k));
+  for (std::size_t k = 0; k < p.gathers.size(); ++k) arg("g" + num(k));
   for (std::size_t k = 0; k < p.values.size(); ++k) arg("v" + num(k));
   for (std::size_t i = 0; i < chain.steps.size(); ++i)
     if (p.checked[i]) arg("f" + num(i));
@@ -268,8 +301,11 @@ std::string chain_kernel_params(const Chain& chain, const Plan& p) {
   std::string kparams;
   for (std::size_t k = 0; k < p.memory.size(); ++k) kparams += ", char* p" + num(k);
   for (std::size_t k = 0; k < p.broadcasts.size(); ++k) kparams += ", const char* q" + num(k);
+  for (std::size_t k = 0; k < p.gathers.size(); ++k) kparams += ", const char* r" + num(k);
   for (std::size_t k = 0; k < p.values.size(); ++k)
     kparams += ", const " + std::string(device_type_name(p.value_dtypes[k])) + " v" + num(k);
+  if (!p.gathers.empty())
+    kparams += ", const __grid_constant__ copper::kern::StridedLayout<" + num(p.gathers.size()) + "> gl";
   if (p.any_checked) {
     kparams += ", unsigned* fp_word, copper::kern::FpErrorRecord* fp_record";
     for (std::size_t i = 0; i < chain.steps.size(); ++i)
@@ -285,6 +321,18 @@ std::string record_flags(const Chain& chain, const Plan& p, const std::string& p
       s += "  record_fp_errors(fp_word, fp_record, " + prefix + "f" + num(i) + " & mask" + num(i) + ", " +
            num(static_cast<std::size_t>(chain.steps[i].op)) + "u);\n";
   return s;
+}
+
+// Declares g0, g1, ...: each gathered view's element at position `pos` (of type I), whose
+// byte offsets `layout` (a StridedLayout over the chain's shape) gives.
+std::string gather_loads(const Plan& p, const std::string& pos, const std::string& layout) {
+  if (p.gathers.empty()) return "";
+  std::string s = "long long go[" + num(p.gathers.size()) + "]; copper::kern::offsets(" + layout + ", " + pos + ", go);";
+  for (std::size_t k = 0; k < p.gathers.size(); ++k) {
+    const std::string T = device_type_name(p.gathers[k].dtype);
+    s += " const " + T + " g" + num(k) + " = *reinterpret_cast<const " + T + "*>(r" + num(k) + " + go[" + num(k) + "]);";
+  }
+  return s + " ";
 }
 
 std::string make_source(const Chain& chain, const Plan& p) {
@@ -315,9 +363,9 @@ std::string make_source(const Chain& chain, const Plan& p) {
              ")[i];\n";
       if (p.memory[k].stored) s += "    " + vec_type(k) + " s" + num(k) + ";\n";
     }
-    s += "#pragma unroll\n    for (int j = 0; j < " + V + "; ++j) " +
+    s += "#pragma unroll\n    for (int j = 0; j < " + V + "; ++j) { " + gather_loads(p, "i * " + V + " + j", "gl") +
          call([](std::size_t k) { return "l" + num(k) + ".v[j]"; }, [](std::size_t k) { return "s" + num(k) + ".v[j]"; }) +
-         ";\n";
+         "; }\n";
     for (std::size_t k = 0; k < p.memory.size(); ++k)
       if (p.memory[k].stored) s += "    reinterpret_cast<" + vec_type(k) + "*>(p" + num(k) + ")[i] = s" + num(k) + ";\n";
     s += "  }\n";
@@ -327,8 +375,8 @@ std::string make_source(const Chain& chain, const Plan& p) {
     const std::string T = device_type_name(p.memory[k].dtype);
     return std::string("reinterpret_cast<") + (write ? "" : "const ") + T + "*>(p" + num(k) + ")[i]";
   };
-  s += "  for (I i = " + tail_start + "; i < n; i += step) " +
-       call([&](std::size_t k) { return element(k, false); }, [&](std::size_t k) { return element(k, true); }) + ";\n";
+  s += "  for (I i = " + tail_start + "; i < n; i += step) { " + gather_loads(p, "i", "gl") +
+       call([&](std::size_t k) { return element(k, false); }, [&](std::size_t k) { return element(k, true); }) + "; }\n";
   s += record_flags(chain, p, "");
   s += "}\n";
   return s;
@@ -348,6 +396,8 @@ std::string make_feed_source(const Chain& chain, const Plan& p, const Reduced& r
   for (std::size_t k = 0; k < p.memory.size(); ++k) s += "  char* p" + num(k) + ";\n";
   for (std::size_t k = 0; k < p.broadcasts.size(); ++k)
     s += "  " + std::string(device_type_name(p.broadcasts[k]->dtype)) + " b" + num(k) + ";\n";
+  for (std::size_t k = 0; k < p.gathers.size(); ++k) s += "  const char* r" + num(k) + ";\n";
+  if (!p.gathers.empty()) s += "  const copper::kern::StridedLayout<" + num(p.gathers.size()) + ">* gl;\n";
   for (std::size_t k = 0; k < p.values.size(); ++k)
     s += "  " + std::string(device_type_name(p.value_dtypes[k])) + " v" + num(k) + ";\n";
   for (std::size_t i = 0; i < chain.steps.size(); ++i)
@@ -364,6 +414,8 @@ std::string make_feed_source(const Chain& chain, const Plan& p, const Reduced& r
     if (p.memory[k].loaded) loaded_params += ", const " + std::string(device_type_name(p.memory[k].dtype)) + " m" + num(k);
   s += std::string("  ") + (inline_value ? "__device__ __forceinline__" : "__device__ __noinline__") + " " + In +
        " compute(long long i" + loaded_params + ") const {\n    " + In + " red;\n";
+  if (!p.gathers.empty())
+    s += "    " + gather_loads(p, std::string(p.index32 ? "static_cast<unsigned>(i)" : "i"), "*gl") + "\n";
   for (std::size_t k = 0; k < p.memory.size(); ++k)
     if (p.memory[k].stored) s += "    " + std::string(device_type_name(p.memory[k].dtype)) + " s" + num(k) + ";\n";
   s += "    " + body_call(chain, p, [](std::size_t k) { return "m" + num(k); }, [](std::size_t k) { return "s" + num(k); },
@@ -414,6 +466,8 @@ std::string make_feed_source(const Chain& chain, const Plan& p, const Reduced& r
     const std::string T = device_type_name(p.broadcasts[k]->dtype);
     s += "  feed.b" + num(k) + " = *reinterpret_cast<const " + T + "*>(q" + num(k) + ");\n";
   }
+  for (std::size_t k = 0; k < p.gathers.size(); ++k) s += "  feed.r" + num(k) + " = r" + num(k) + ";\n";
+  if (!p.gathers.empty()) s += "  feed.gl = &gl;\n";
   for (std::size_t k = 0; k < p.values.size(); ++k) s += "  feed.v" + num(k) + " = v" + num(k) + ";\n";
   for (std::size_t i = 0; i < chain.steps.size(); ++i)
     if (p.checked[i]) s += "  feed.f" + num(i) + " = 0;\n";
@@ -585,15 +639,40 @@ CUfunction fused_kernel(int device, const Chain& chain, const Plan& p) {
 // they point at and must outlive the launch.
 struct ChainArgs {
   std::vector<void*> pointers;
+  alignas(8) unsigned char layout[sizeof(StridedLayoutParam<kMaxGathers>)];  // StridedLayoutParam<gathers>
   FpErrorSlots slots{};
   std::vector<unsigned> masks;
 };
+
+// The gathered views' StridedLayout<G> over the chain's shape, as its bytes.
+template <int G> void put_layout(const CollapsedLayout& l, unsigned char* to) {
+  const StridedLayoutParam<G> param = strided_param<G>(l);
+  std::memcpy(to, &param, sizeof(param));
+}
+void gather_layout(const Chain& chain, const Plan& p, unsigned char* to) {
+  std::vector<const Strides*> strides;
+  for (const GatherSlot& g : p.gathers) strides.push_back(&chain.views[static_cast<std::size_t>(g.view)]);
+  const CollapsedLayout l = collapse(chain.shape, strides);
+  switch (p.gathers.size()) {
+    case 1: put_layout<1>(l, to); break;
+    case 2: put_layout<2>(l, to); break;
+    case 3: put_layout<3>(l, to); break;
+    default: put_layout<4>(l, to); break;
+  }
+  static_assert(kMaxGathers == 4, "one case per gather count");
+}
+
 void append_chain_args(int device, const Chain& chain, const Plan& p, ChainArgs& storage, std::vector<void*>& args) {
-  storage.pointers.reserve(p.memory.size() + p.broadcasts.size());
+  storage.pointers.reserve(p.memory.size() + p.broadcasts.size() + p.gathers.size());
   for (const MemorySlot& m : p.memory) storage.pointers.push_back(m.data);
   for (const ChainOperand* b : p.broadcasts) storage.pointers.push_back(b->data);
+  for (const GatherSlot& g : p.gathers) storage.pointers.push_back(const_cast<void*>(g.data));
   for (void*& ptr : storage.pointers) args.push_back(&ptr);
   for (const unsigned char* v : p.values) args.push_back(const_cast<unsigned char*>(v));
+  if (!p.gathers.empty()) {
+    gather_layout(chain, p, storage.layout);
+    args.push_back(storage.layout);
+  }
   if (p.any_checked) {
     storage.slots = fp_error_slots(device);
     args.push_back(&storage.slots.device_word);
@@ -608,16 +687,18 @@ void append_chain_args(int device, const Chain& chain, const Plan& p, ChainArgs&
 // The chain as one eager kernel per step (each reads and writes memory; scratch
 // buffers have memory too, allocated at the call).
 void run_steps(CudaBackend& be, const Chain& chain) {
-  const Shape shape{chain.size};
+  const Shape& shape = chain.shape;
+  const Strides zeros(shape.size(), 0);
   for (const ChainStep& s : chain.steps) {
     std::array<ArrayView, 3> in;
     for (int k = 0; k < s.nin; ++k) {
       const ChainOperand& o = s.in[k];
-      const std::int64_t stride = (o.value || o.broadcast) ? 0 : itemsize(o.dtype);
-      in[k] = ArrayView{o.value ? const_cast<unsigned char*>(s.values[k]) : o.data, o.dtype, shape, Strides{stride},
-                        o.value};
+      const Strides strides = (o.value || o.broadcast) ? zeros
+                              : o.view >= 0        ? chain.views[static_cast<std::size_t>(o.view)]
+                                                   : c_strides(shape, itemsize(o.dtype));
+      in[k] = ArrayView{o.value ? const_cast<unsigned char*>(s.values[k]) : o.data, o.dtype, shape, strides, o.value};
     }
-    const ArrayView out{s.out.data, s.out.dtype, shape, Strides{itemsize(s.out.dtype)}};
+    const ArrayView out{s.out.data, s.out.dtype, shape, c_strides(shape, itemsize(s.out.dtype))};
     switch (s.kind) {
       case StepKind::cast: be.copy(in[0], out); break;
       case StepKind::where: be.where(in[0], in[1], in[2], out); break;
