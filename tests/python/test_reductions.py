@@ -305,7 +305,16 @@ def test_random_axes_hypothesis(data):
             getattr(cp, name)(x, axis=axes, keepdims=keepdims)
         return
     rtol = 40 * eps_of(dtype) if name in ("sum", "prod") else 0
-    assert_matches(getattr(cp, name)(x, axis=axes, keepdims=keepdims), expected, rtol=rtol, atol=rtol * 10)
+    got = getattr(cp, name)(x, axis=axes, keepdims=keepdims)
+    if name == "prod" and np.dtype(dtype).kind == "c" and not np.all(np.isfinite(expected)):
+        # An overflowing complex product: inf or nan parts depend on the order of the
+        # multiplications (pairwise here, sequential in NumPy); both must overflow.
+        g = got.get()
+        finite = np.isfinite(expected)
+        assert not np.any(np.isfinite(g)[~finite])
+        np.testing.assert_allclose(g[finite], np.asarray(expected)[finite], rtol=rtol, atol=rtol * 10)
+        return
+    assert_matches(got, expected, rtol=rtol, atol=rtol * 10)
 
 
 @pytest.mark.parametrize("layout", ["inner", "outer", "full"])
