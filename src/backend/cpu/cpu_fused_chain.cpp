@@ -2,7 +2,8 @@
 // block. Each thread takes a range of blocks and runs every step on a block before the
 // next, so a block's operands stay in cache between steps and intermediates that no one
 // holds live in per-thread scratch instead of memory. The steps are the op catalogue's
-// ordinary loops (the same results as eager calls); no compiler at run time.
+// ordinary loops (the same results as eager calls); no compiler at run time. A strided
+// view among a step's inputs is gathered into a per-thread buffer for each block first.
 // A reduction ending the chain over the innermost axes, of rows of up to
 // reduce_kernels::chunk_elements, whose input no one else holds, takes whole rows per
 // block: the steps fill a per-thread buffer with them and the reduction reads it there, so
