@@ -87,7 +87,7 @@ class BlockRunner {
   BlockRunner(CpuBackend& be, const Chain& chain, const std::vector<LoopFn>& fns, std::vector<FpWatch>& watches,
               int span_slot = -1, int64_t span_elements = 0)
       : be_(be), chain_(chain), fns_(fns), watches_(watches), span_slot_(span_slot), views_(chain.steps.size()),
-        scratch_(chain.scratch_itemsize.size()), gathered_(chain.views.empty() ? 0 : 3 * chain.steps.size()) {
+        scratch_(chain.scratch_itemsize.size()), gathered_(chain.views.size()) {
     for (std::size_t k = 0; k < scratch_.size(); ++k)
       scratch_[k].resize(static_cast<std::size_t>((static_cast<int>(k) == span_slot ? span_elements : kBlock) *
                                                   chain.scratch_itemsize[k]));
@@ -107,7 +107,7 @@ class BlockRunner {
       for (int k = 0; k < s.nin; ++k) {
         if (s.in[k].view >= 0) {
           // A strided view: its block is gathered into the step's own buffer.
-          std::vector<unsigned char>& buf = gathered_[i * 3 + static_cast<std::size_t>(k)];
+          std::vector<unsigned char>& buf = gathered_[static_cast<std::size_t>(s.in[k].view)];
           buf.resize(static_cast<std::size_t>(kBlock * itemsize(s.in[k].dtype)));
           gather_block(static_cast<const char*>(s.in[k].data), chain_.shape,
                        chain_.views[static_cast<std::size_t>(s.in[k].view)], itemsize(s.in[k].dtype), begin, n,
@@ -153,7 +153,7 @@ class BlockRunner {
   int span_slot_;
   std::vector<StepViews> views_;
   std::vector<std::vector<unsigned char>> scratch_;
-  std::vector<std::vector<unsigned char>> gathered_;  // per (step, input): a view's block
+  std::vector<std::vector<unsigned char>> gathered_;  // per Chain::views entry: its block
   std::vector<int64_t> index_;                        // gather_block's multi-index
 };
 
