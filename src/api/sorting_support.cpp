@@ -51,12 +51,23 @@ std::pair<ndarray, int> resolve_axis(const ndarray& a, std::optional<int> axis) 
 
 ndarray sorted_along(const ndarray& a, std::optional<int> axis, bool stable) {
   auto [src, ax] = resolve_axis(a, axis);
+  const bool by_values = !(stable && is_inexact(a.dtype()));
+  if (by_values && ax == src.ndim() - 1 && src.is_c_contiguous() && src.size()) {
+    // Already (rows, n) in memory: sorted from where it is into the result, no packed copy.
+    const std::int64_t n = src.shape()[ax], rows = src.size() / n;
+    const Shape shape{rows, n};
+    const Strides strides = c_strides(shape, src.itemsize());
+    ndarray out = allocate(src.shape(), src.dtype(), src.device());
+    const backend::ArrayView in{src.data(), src.dtype(), shape, strides}, to{out.data(), src.dtype(), shape, strides};
+    backend_of(a).sort_rows(in, &to, nullptr);
+    return out;
+  }
   SortRows plan = sort_rows_of(src, ax);
   const auto view = backend::view_of(plan.rows);
   if (plan.rows.size()) {
     // Values sort equal elements in any order, -0.0 before +0.0; a stable sort of
     // floats keeps their order (and NaN payloads'), so it goes through argsort.
-    if (stable && is_inexact(a.dtype())) {
+    if (!by_values) {
       ndarray idx = allocate(plan.rows.shape(), DType::int64, a.device());
       const auto iv = backend::view_of(idx);
       backend_of(a).sort_rows(view, &view, &iv);

@@ -95,6 +95,51 @@ def test_sort_large(device, rng, dtype, shape, axis):
     assert_same(cp.argsort(c, axis=axis), np.argsort(n, axis=axis, kind="stable"))
 
 
+def nan_bits(a):
+    """The sorted bit patterns of a float array's NaNs (payloads and signs)."""
+    itype = np.uint32 if a.dtype == np.float32 else np.uint64
+    return np.sort(a[np.isnan(a)].view(itype))
+
+
+@pytest.mark.parametrize("dtype,shape", [(t, (300_007,)) for t in (np.int32, np.uint32, np.float32, np.int64,
+                                                                   np.uint64, np.float64)]
+                         + [(np.float32, (2, 1 << 22)), (np.int64, (2, 1 << 22))])
+def test_sort_native_types_long(device, rng, dtype, shape):
+    """One long row, and rows of 2^22 elements: the GPU sorts these dtypes as they are
+    (CUB's own order) and then moves NaNs with the sign bit set from the front to the
+    end. Values, signed zeros and NaN payloads as NumPy's, out of place and in place."""
+    dtype = np.dtype(dtype)
+    if dtype.kind == "f":
+        n = rng.standard_normal(shape).astype(dtype)
+        flat = n.reshape(-1)
+        itype = np.uint32 if dtype == np.float32 else np.uint64
+        sign = itype(1) << itype(8 * dtype.itemsize - 1)
+        quiet = np.array(np.nan, dtype).view(itype)
+        picks = rng.integers(0, flat.size, size=flat.size // 50)
+        payload = rng.integers(1, 1000, size=picks.size).astype(itype)
+        flat.view(itype)[picks] = (quiet | payload) | np.where(rng.integers(0, 2, picks.size) == 1, sign, itype(0))
+        flat[rng.integers(0, flat.size, size=100)] = -0.0
+        flat[rng.integers(0, flat.size, size=10)] = np.inf
+        flat[rng.integers(0, flat.size, size=10)] = -np.inf
+    else:
+        info = np.iinfo(dtype)
+        n = rng.integers(info.min, info.max, size=shape, dtype=dtype, endpoint=True)
+    c = cp.asarray(n)
+    want = np.sort(n, axis=-1)
+    got = cp.sort(c, axis=-1)
+    assert_same(got, want)
+    np.testing.assert_array_equal(c.get(), n)  # the input is left as it was
+    if dtype.kind == "f":
+        g = got.get()
+        for r in range(g.shape[0] if g.ndim == 2 else 1):
+            gr, nr = (g[r], n[r]) if g.ndim == 2 else (g, n)
+            np.testing.assert_array_equal(nan_bits(gr), nan_bits(nr))
+            assert np.all(np.isnan(gr[gr.size - np.isnan(nr).sum():]))
+        np.testing.assert_array_equal(np.signbit(g[~np.isnan(g)]).sum(), np.signbit(want[~np.isnan(want)]).sum())
+    c.sort()
+    assert_same(c, want)
+
+
 @pytest.mark.parametrize("dtype", ALL_DTYPES)
 @pytest.mark.parametrize("axis", [0, 1, -1])
 def test_ndarray_sort_in_place(device, rng, dtype, axis):

@@ -1,5 +1,7 @@
 // sort_rows and lexsort_rows on the GPU, composed from the ahead-of-time CUB radix sorts
-// (cub/aot_sort.h). Every dtype becomes 16/32/64-bit unsigned keys (ops/sort_keys.h):
+// (cub/aot_sort.h). Values of 4- and 8-byte integers and floats, in one row or in long
+// rows, are sorted as they are (aot::sort_native). Otherwise every dtype becomes
+// 16/32/64-bit unsigned keys (ops/sort_keys.h):
 //  - one pass when the key fits: values sort exact keys and decode them; indices sort
 //    canonical keys carrying flat indices (radix sort is stable). Several rows sort at
 //    once with the row number above the key bits (64-bit keys).
@@ -105,6 +107,16 @@ void CudaBackend::sort_rows(const ArrayView& in, const ArrayView* values, const 
   const std::int64_t rows = in.shape[0], n = in.shape[1], total = rows * n;
   if (total == 0) return;
   AotCall call(index_, indices ? "argsort" : "sort");
+  // Values of a type CUB orders itself, one row or long rows: sorted row by row as they
+  // are, without key passes.
+  constexpr std::int64_t kLongRow = std::int64_t(1) << 22;
+  if (!indices && aot::sorts_natively(in.dtype) && (rows == 1 || n >= kLongRow)) {
+    const std::int64_t row_bytes = n * itemsize(in.dtype);
+    for (std::int64_t r = 0; r < rows; ++r)
+      aot::sort_native(call.launch(), in.dtype, static_cast<const char*>(in.data) + r * row_bytes,
+                       static_cast<char*>(values->data) + r * row_bytes, n);
+    return;
+  }
   const int bits = aot::key_bits(in.dtype, KeyPart::value);
   const int row_bits = bit_width_of(rows);
   const bool one_pass = !is_complex(in.dtype) && bits + row_bits <= 64;

@@ -45,6 +45,13 @@ void gather_elements(const Launch& launch, const void* in, int element_bytes, co
 int radix_sort(const Launch& launch, int key_bytes, int value_bytes, void* const keys[2], void* const values[2],
                std::int64_t n, int begin_bit, int end_bit);
 
+// Whether sort_native takes elements of dtype: the ones CUB orders by itself (integers of
+// 4 and 8 bytes, float32 and float64).
+bool sorts_natively(DType dtype);
+// Sorts n C-contiguous elements of such a dtype from `in` into `out` (which may be `in`)
+// in NumPy's order, by radix sorting the elements themselves (cub/sort_native.cuh).
+void sort_native(const Launch& launch, DType dtype, const void* in, void* out, std::int64_t n);
+
 // out[i] = insertion point of queries[i] in the ascending `sorted` (n elements of dtype,
 // NumPy's order): before equal elements (left) or after them (right).
 void searchsorted(const Launch& launch, DType dtype, const void* sorted, std::int64_t n, const void* queries,
