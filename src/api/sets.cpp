@@ -70,9 +70,12 @@ UniqueResult unique_sorted(const ndarray& aux, const ndarray& mask, const std::o
 // one bin per integer gives the unique values (the bins in use) and their counts, and the
 // inverse is each value's rank among the bins in use: two reductions (min and max, one host
 // read) and a counting pass over the data instead of a radix sort's several read-write
-// passes. Nothing when the range is too wide or the input small (the caller sorts).
+// passes. Without counts the histogram is a bool one (which bins are hit: no atomics on
+// the GPU). Nothing when the range is too wide or the input small (the caller sorts).
+// Up to 2^24 bins: with 1e8 int32 spread over 8e6 values this beat the sort 2-3x on an
+// H200 and on 2 CPU cores (docs/benchmarks.md, session 31).
 std::optional<UniqueResult> unique_by_counting(const ndarray& flat, bool return_inverse, bool return_counts) {
-  constexpr std::int64_t kMinSize = 1 << 14, kMaxBins = 1 << 20;
+  constexpr std::int64_t kMinSize = 1 << 14, kMaxBins = std::int64_t(1) << 24;
   const DType t = flat.dtype();
   const std::int64_t n = flat.size();
   if (n < kMinSize || !(is_integer(t) || t == DType::bool_) || t == DType::uint64) return std::nullopt;
@@ -81,13 +84,14 @@ std::optional<UniqueResult> unique_by_counting(const ndarray& flat, bool return_
   if (span >= static_cast<std::uint64_t>(std::min(kMaxBins, 4 * n))) return std::nullopt;
   const std::int64_t nbins = static_cast<std::int64_t>(span) + 1;
   const ndarray edges = arange(Scalar(lo), Scalar(lo + nbins + 1), Scalar(1), DType::int64, flat.device());
-  const ndarray counts = api::count_into_bins({{flat, edges, backend::HistogramBins::uniform_edges}}, std::nullopt,
-                                              Shape{nbins}, DType::int64);
-  const ndarray present = greater(counts, 0);
+  // Without counts, a bool histogram: which bins are hit.
+  const ndarray hits = api::count_into_bins({{flat, edges, backend::HistogramBins::uniform_edges}}, std::nullopt,
+                                            Shape{nbins}, return_counts ? DType::int64 : DType::bool_);
+  const ndarray present = return_counts ? greater(hits, 0) : hits;
   const ndarray bins = api::true_positions(present);
   UniqueResult r;
   r.values = add(bins, lo).astype(t);
-  if (return_counts) r.counts = api::take_first_axis(counts, bins);
+  if (return_counts) r.counts = api::take_first_axis(hits, bins);
   if (return_inverse) {
     const ndarray rank = subtract(cumsum(present, 0, DType::int64), 1);
     ndarray offset = flat.astype(DType::int64);

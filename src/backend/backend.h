@@ -33,8 +33,9 @@ struct IndexArrays {
 };
 
 // A stream compaction's counts (select_count), handed back to select_values /
-// select_coordinates: how many elements are selected, and the backend's own
-// per-tile offsets into the output.
+// select_coordinates with the same flags: how many elements are selected, and the
+// backend's own data for the second pass (per-tile offsets into the output; the CUDA
+// backend adds the flags as bits).
 struct Selection {
   std::int64_t count = 0;
   std::shared_ptr<Buffer> tile_offsets;
@@ -140,6 +141,7 @@ class Backend {
   // without weights). out is overwritten; its dtype is the accumulator: int64 (counts,
   // or signed/bool weights), uint64, float64 or complex128; weights (1-D, any strides,
   // any dtype) convert to it as astype would. Float sums may differ in rounding order.
+  // A bool out (no weights) records only which bins some element falls in.
   virtual void histogram(std::span<const HistogramAxis> axes, const ArrayView* weights, const ArrayView& out) = 0;
   // ---- Indexing: gathers, scatters and stream compaction (cpu_indexing_*.cpp,
   // cuda_indexing_*.cpp). Out-of-bounds indices in raise mode: the CPU throws IndexError

@@ -38,6 +38,18 @@ int main() {
       spec.edges_shared = false;
       compile(std::string("bincount") + (weighted ? " weighted" : "") + (privatized ? " private" : " global"), spec);
     }
+  // Bins hit (bool), as unique counts them: integers against int64 edges, vector loads or not.
+  for (DType x : {uint8, int32, int64})
+    for (bool vector_loads : {false, true}) {
+      HistogramKernelSpec spec;
+      spec.axes = {{x, int64, HistogramBins::uniform_edges}};
+      spec.acc = bool_;
+      spec.privatized = false;
+      spec.counts32 = false;
+      spec.edges_shared = false;
+      spec.vector_loads = vector_loads;
+      compile(std::string("bins hit ") + std::string(name(x)) + (vector_loads ? " vectors" : ""), spec);
+    }
   // Weighted histograms into each accumulator, with global edges.
   for (auto [w, acc] : {std::pair{int16, int64}, std::pair{uint32, uint64}, std::pair{bool_, int64},
                         std::pair{float16, float64}, std::pair{float64, float64}, std::pair{complex64, complex128},

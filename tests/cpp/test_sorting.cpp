@@ -105,6 +105,30 @@ TEST_P(Sorting, UniqueAndSets) {
   EXPECT_EQ(unique_values(f).size(), 3);  // the array API keeps NaNs apart
 }
 
+// 400,000 integers over a range of 1.5e6 (past 2^20, under 4x their count): unique
+// counts them in bins (a bool histogram when no counts are asked) instead of sorting.
+TEST_P(Sorting, UniqueOfIntegersOverAWideRange) {
+  constexpr int kCount = 400000, kValues = 1000;
+  std::vector<std::int32_t> data(kCount);
+  std::vector<std::int64_t> expected_counts(kValues, 0);
+  for (int i = 0; i < kCount; ++i) {
+    const int k = static_cast<int>((static_cast<std::int64_t>(i) * 7919 + i / 3) % kValues);
+    data[i] = k * 1531 - 700000;
+    ++expected_counts[k];
+  }
+  std::vector<std::int32_t> expected_values;
+  for (int k = 0; k < kValues; ++k)
+    if (expected_counts[k]) expected_values.push_back(k * 1531 - 700000);
+  std::erase(expected_counts, 0);
+  auto a = array(data, std::nullopt, device());
+  EXPECT_EQ(unique(a).values.to_vector<std::int32_t>(), expected_values);
+  UniqueResult u = unique(a, false, true, true);
+  EXPECT_EQ(u.values.to_vector<std::int32_t>(), expected_values);
+  EXPECT_EQ(u.counts->to_vector<std::int64_t>(), expected_counts);
+  const auto inverse = u.inverse->to_vector<std::int64_t>();
+  for (int i = 0; i < kCount; i += 997) EXPECT_EQ(expected_values[inverse[i]], data[i]) << i;
+}
+
 INSTANTIATE_DEVICE_TEST(Sorting);
 
 }  // namespace

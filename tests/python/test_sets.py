@@ -178,3 +178,14 @@ def test_unique_of_integers_over_a_small_range(device, rng, dtype, span):
                dict(return_index=True, return_counts=True)]:
         assert_tuple_same(cp.unique(c, **kw), np.unique(a, **kw))
     assert_same(cp.unique_counts(c).counts, np.unique_counts(a).counts)
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+def test_unique_of_integers_over_a_wide_range(device, rng, dtype):
+    """A range past 2^20 but under 4x the size still counts (up to 2^24 bins), with and
+    without counts (a bool histogram), as NumPy."""
+    a = (rng.integers(0, 1000, 400_000) * 1531 - 700_000).astype(dtype)
+    c = cp.asarray(a)
+    assert_same(cp.unique(c), np.unique(a))
+    kw = dict(return_inverse=True, return_counts=True)
+    assert_tuple_same(cp.unique(c, **kw), np.unique(a, **kw))

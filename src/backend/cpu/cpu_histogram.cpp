@@ -2,6 +2,7 @@
 // length, not by the thread count, so float sums are reproducible); each range counts
 // into its own copy of the histogram, block by block (flat bin indices of a block
 // first, axis by axis, then the additions), and the copies are summed in range order.
+// A bool histogram marks the bins that are hit (its "sum" is OR).
 #include <algorithm>
 #include <cstring>
 #include <type_traits>
@@ -68,6 +69,19 @@ void axis_bins_dispatch(const HistogramAxis& ax, int64_t begin, int64_t count, i
   });
 }
 
+// The accumulator of a bool histogram: whether a bin was hit. Adding is OR, so the
+// per-range copies combine as counts do.
+struct Hit {
+  std::uint8_t v = 0;  // 0 or 1: a bool's bytes
+  Hit() = default;
+  explicit Hit(int x) : v(x != 0) {}
+  Hit& operator+=(Hit o) {
+    v |= o.v;  // branch-free, so merging the copies vectorizes
+    return *this;
+  }
+};
+static_assert(sizeof(Hit) == sizeof(bool));
+
 // hist[flat[i]] += weight i (or 1), skipping dropped elements.
 template <class A, class W>
 void add_block(const ArrayView* weights, int64_t begin, int64_t count, const int64_t* flat, A* hist) {
@@ -112,7 +126,7 @@ void histogram_typed(std::span<const HistogramAxis> axes, const ArrayView* weigh
       for (std::size_t d = 0; d < axes.size(); ++d) axis_bins_dispatch(axes[d], b, count, strides[d], flat.data());
       if (!weights) {
         add_block<A, A>(nullptr, b, count, flat.data(), hist);
-      } else {
+      } else if constexpr (!std::is_same_v<A, Hit>) {
         ops::visit_dtype(weights->dtype, [&]<class W>() { add_block<A, W>(weights, b, count, flat.data(), hist); });
       }
     }
@@ -133,7 +147,10 @@ void CpuBackend::histogram(std::span<const HistogramAxis> axes, const ArrayView*
     case DType::uint64: return histogram_typed<uint64_t>(axes, weights, out);  // wrapping sums
     case DType::float64: return histogram_typed<double>(axes, weights, out);
     case DType::complex128: return histogram_typed<ops::complex<double>>(axes, weights, out);
-    default: throw TypeError("histogram: the accumulator must be int64, uint64, float64 or complex128");
+    case DType::bool_:
+      if (weights) throw TypeError("histogram: a bool histogram takes no weights");
+      return histogram_typed<Hit>(axes, nullptr, out);
+    default: throw TypeError("histogram: the accumulator must be bool, int64, uint64, float64 or complex128");
   }
 }
 

@@ -5,7 +5,9 @@
 // CPU backend uses), and adds it with shared-memory atomics into per-warp private copies
 // of the histogram, which each block adds into the result at the end. Histograms too big
 // for shared memory take global atomics directly. Edges are copied to shared memory when
-// they fit. Float sums depend on the order atomics land in (not bit-reproducible).
+// they fit. Float sums depend on the order atomics land in (not bit-reproducible). A bool
+// histogram (which bins are hit) loads its bin and stores only when it is still clear:
+// plain idempotent stores, no atomics, and a bin hit often stays a cached read.
 #include "backend/cuda/cuda_histogram.h"
 
 #include <algorithm>
@@ -62,7 +64,10 @@ unsigned edges_code(DType t) {
 
 int lanes(DType acc) { return acc == DType::complex128 ? 2 : 1; }
 // The global slot type: unsigned long long for integer sums (wrapping), double for floats.
-const char* global_slot(DType acc) { return acc == DType::int64 || acc == DType::uint64 ? "unsigned long long" : "double"; }
+const char* global_slot(DType acc) {
+  if (acc == DType::bool_) return "unsigned char";
+  return acc == DType::int64 || acc == DType::uint64 ? "unsigned long long" : "double";
+}
 
 }  // namespace
 
@@ -122,7 +127,10 @@ std::string histogram_source(const HistogramKernelSpec& spec) {
   }
   // The addition of one element, given its flat bin and index.
   std::string add;
-  if (counts) {
+  if (spec.acc == DType::bool_) {
+    // Which bins are hit: a load first, so a bin hit again (cached) costs no store.
+    add = "{ if (!hist[flat]) hist[flat] = Slot(1); }";
+  } else if (counts) {
     add = "hist_atomic_add(hist + flat, Slot(1));";
   } else if (spec.acc == DType::complex128) {
     add = "{ const copper::ops::complex128 v = copper::ops::cast<copper::ops::complex128>("
@@ -203,7 +211,7 @@ void CudaBackend::histogram(std::span<const HistogramAxis> axes, const ArrayView
   spec.counts32 = !spec.weighted && std::max<std::int64_t>(count / info.sm_count, 1 << 16) < (1ll << 32);
   const std::int64_t slot_bytes = spec.counts32 && !spec.weighted ? 4 : 8;
   const std::int64_t budget = kSharedBudget - (spec.edges_shared ? edge_bytes : 0);
-  const int copies = static_cast<int>(std::min<std::int64_t>(kMaxCopies, budget / (slots * slot_bytes)));
+  const int copies = out.dtype == DType::bool_ ? 0 : static_cast<int>(std::min<std::int64_t>(kMaxCopies, budget / (slots * slot_bytes)));
   spec.privatized = copies > 0;
   if (!spec.privatized) spec.counts32 = false;
   spec.vector_loads = d == 1 && !spec.weighted && axes[0].x.strides[0] == itemsize(axes[0].x.dtype) &&

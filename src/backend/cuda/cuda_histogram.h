@@ -17,7 +17,7 @@ struct HistogramKernelSpec {
   std::vector<Axis> axes;  // 1 to 16
   bool weighted = false;
   DType weights = DType::float64;
-  DType acc = DType::int64;  // out's dtype: int64, uint64, float64 or complex128
+  DType acc = DType::int64;  // out's dtype: int64, uint64, float64, complex128, or bool (bins hit)
   bool privatized = true;    // per-warp copies of the histogram in shared memory
   bool counts32 = true;      // privatized counts in 32-bit slots
   bool edges_shared = true;  // edges copied to shared memory
