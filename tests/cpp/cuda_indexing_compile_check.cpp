@@ -96,6 +96,9 @@ void check_sources(testing::CompileTally& tally) {
     for (int mode : {0, 1, 2}) {
       IndexPlan p = plan_index(c.src, c.index, c.out, true);
       tally.compile(std::string("gather ") + c.name + " mode " + std::to_string(mode), [&] { return gather_source(p, mode); });
+      if (p.k == 1 && p.nr == 1 && p.b.shape.size() == 1)
+        tally.compile(std::string("flat gather ") + c.name + " mode " + std::to_string(mode),
+                      [&] { return flat_gather_source(p, mode); });
       if (mode != 0) continue;
       for (bool winner : {false, true}) {
         for (bool wide : {false, true}) {
@@ -116,6 +119,7 @@ void check_sources(testing::CompileTally& tally) {
                              c_view(base * 3, float64, {5000000000LL}), true);
   expect(!p64.index32, "64-bit loop indices past 2^32 positions");
   tally.compile("gather with 64-bit loop indices", [&] { return gather_source(p64, 0); });
+  tally.compile("flat gather with 64-bit loop indices", [&] { return flat_gather_source(p64, 0); });
   tally.compile("scatter with 64-bit positions", [&] { return scatter_source(p64, 1, true, true, false); });
 
   // ufunc.at: every binary op over float32 and int32 (compare-and-swap loops), add
@@ -156,17 +160,26 @@ void check_sources(testing::CompileTally& tally) {
   // Compaction: every flag dtype, flat (vectors or not) and strided; values of every unit.
   for (DType t : {bool_, int8, uint8, int16, uint16, int32, uint32, int64, uint64, float16, float32, float64, complex64,
                   complex128}) {
-    tally.compile(std::string("select count ") + std::string(name(t)), [&] { return select_count_source(t, true, true); });
+    tally.compile(std::string("select count ") + std::string(name(t)), [&] { return select_count_source(t, true, true, false); });
     tally.compile(std::string("select coordinates ") + std::string(name(t)),
-                  [&] { return select_coordinates_source(t, false, false); });
+                  [&] { return select_coordinates_source(t, false, false, false); });
   }
-  tally.compile("select count strided", [&] { return select_count_source(bool_, false, false); });
+  tally.compile("select count strided", [&] { return select_count_source(bool_, false, false, false); });
+  for (DType t : {bool_, int8, uint8})
+    tally.compile(std::string("select count, a warp per tile, ") + std::string(name(t)),
+                  [&] { return select_count_source(t, true, true, true); });
   for (int unit : {1, 2, 4, 8, 16}) {
-    tally.compile("select values unit " + std::to_string(unit), [&] { return select_values_source(bool_, unit, true, true, true); });
+    tally.compile("select values unit " + std::to_string(unit), [&] { return select_values_source(bool_, unit, true, true, true, false); });
     tally.compile("select values strided unit " + std::to_string(unit),
-                  [&] { return select_values_source(float32, unit, false, false, false); });
+                  [&] { return select_values_source(float32, unit, false, false, false, false); });
   }
-  tally.compile("select values flat, unaligned values", [&] { return select_values_source(bool_, 4, true, true, false); });
+  tally.compile("select values flat, unaligned values", [&] { return select_values_source(bool_, 4, true, true, false, false); });
+  // The second pass over the bits of a warp-per-tile count: flat or strided values, coordinates.
+  for (int unit : {1, 4, 8, 16})
+    tally.compile("select values from bits, unit " + std::to_string(unit),
+                  [&] { return select_values_source(bool_, unit, true, true, true, true); });
+  tally.compile("select values from bits, strided values", [&] { return select_values_source(uint8, 4, false, false, false, true); });
+  tally.compile("select coordinates from bits", [&] { return select_coordinates_source(bool_, true, true, true); });
 }
 
 }  // namespace

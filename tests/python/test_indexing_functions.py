@@ -178,6 +178,25 @@ def test_nonzero_edges(device):
     check(cp.asarray(np.arange(100003.0))[cp.asarray(big)], np.arange(100003.0)[big])
 
 
+@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.uint8])
+@pytest.mark.parametrize("start", [0, 16, 3])
+def test_nonzero_of_one_byte_flags_across_tiles(device, rng, dtype, start):
+    """Byte flags over many 2048-element tiles and a partial last one, from aligned and
+    unaligned starts: any nonzero byte is true (uint8 128 and 255, int8 -1), as NumPy."""
+    size = 2048 * 9 + 1237
+    if dtype == np.bool_:
+        n = rng.random(size) < 0.4
+    else:
+        n = np.array([0, 0, 1, 2, 127, 128, 255], np.uint8)[rng.integers(0, 7, size)].view(dtype)
+    c = cp.asarray(n)[start:]
+    n = n[start:]
+    check_tuple(cp.nonzero(c), np.nonzero(n))
+    x = rng.standard_normal(n.size).astype(np.float32)
+    mask = n.astype(bool)
+    check(cp.asarray(x)[cp.asarray(mask)], x[mask])
+    check(cp.count_nonzero(c), np.asarray(np.count_nonzero(n)))
+
+
 def test_choose_select(device, rng):
     a = rng.integers(0, 3, size=(4, 5))
     choices = [random_array(rng, (4, 5), np.float32), random_array(rng, (5,), np.float32),

@@ -101,6 +101,8 @@ std::string scatter_check_source(const IndexPlan& p, int mode, bool winner, bool
 // The family's generated sources (exposed for the NVRTC compile check); mode is
 // IndexMode as an int (0 raise, 1 wrap, 2 clip).
 std::string gather_source(const IndexPlan& p, int mode);
+// The gather of one index array over a 1-d source (p.k == 1, p.nr == 1, 1-d p.b).
+std::string flat_gather_source(const IndexPlan& p, int mode);
 std::string scatter_source(const IndexPlan& p, int mode, bool winner, bool wide, bool checked);
 std::string scatter_flush_source(const IndexPlan& p, bool checked);
 std::string scatter_apply_source(const IndexPlan& p, int mode, ops::UfuncId op, DType target, DType loop,
@@ -108,9 +110,10 @@ std::string scatter_apply_source(const IndexPlan& p, int mode, ops::UfuncId op, 
 std::string at_keys_source(const IndexPlan& p, int mode);
 std::string at_ordered_source(const IndexPlan& p, int mode, ops::UfuncId op, DType target, DType loop, bool binary,
                               bool checked);
-std::string select_count_source(DType flag, bool flat, bool vec);
-std::string select_values_source(DType flag, int unit, bool flat, bool vec_flags, bool vec_src);
-std::string select_coordinates_source(DType flag, bool flat, bool vec);
+std::string select_count_source(DType flag, bool flat, bool vec, bool warp_count);
+// bits: whole tiles' flags come from the bits the warp-per-tile count left.
+std::string select_values_source(DType flag, int unit, bool flat, bool vec_flags, bool vec_src, bool bits);
+std::string select_coordinates_source(DType flag, bool flat, bool vec, bool bits);
 
 // The key bits of a plan shared by every kernel of the family.
 void add_plan_key(KeyBuilder& key, const IndexPlan& p, int mode);

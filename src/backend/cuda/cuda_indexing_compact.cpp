@@ -1,11 +1,13 @@
 // Stream compaction on the GPU (x[mask], nonzero, compress, extract): the flags are
 // cut into tiles of 2048 elements, one block of 256 threads per tile, 8 consecutive
 // elements per thread (one vector load where aligned).
-//  1. copper_select_count (family 64) writes each tile's count; CUB's exclusive sum
+//  1. copper_select_count (family 64) writes each tile's count (a warp per tile for
+//     aligned 1-byte flags, a block per tile otherwise); CUB's exclusive sum
 //     (ahead-of-time, cub/scan.cu) makes them output offsets in place; the total is the
 //     one host read.
 //  2. copper_select_values (65) / copper_select_coordinates (66): each block reads its
-//     tile again, ranks its selected elements with a block-wide prefix sum, stages them
+//     tile's flags again (the warp count's bits where it left them, an eighth of the
+//     bytes), ranks its selected elements with a block-wide prefix sum, stages them
 //     in shared memory in order and writes them out coalesced from the tile's offset.
 // The count must reach the host before the output exists, so the flags are read twice
 // whatever the method; reading them twice costs 1 byte per bool flag, and no
@@ -38,6 +40,8 @@ struct CompactParams {
   int ndim;
   long long shape[kMaxDims];
   StridedLayoutParam<2> l;  // [0] flags, [1] src
+  unsigned char* bits;      // the flags of whole tiles, a bit each (warp_count), or null
+  long long bit_tiles;      // the tiles `bits` covers
 };
 
 // How the kernels read the flags (and values): flat (one unit-stride dimension) with
@@ -45,7 +49,15 @@ struct CompactParams {
 struct CompactLayout {
   bool flat = false, vec_flags = false, vec_src = false;
   int unit = 0;  // value bytes (values kernel)
+  // 1-byte flags, flat and 16-byte aligned: a warp counts a whole tile and leaves its
+  // flags as bits (CompactParams::bits) for the second pass to read instead of the bytes.
+  bool warp_count = false;
 };
+
+// Whether select_count leaves bits of these flags (the same test in each pass).
+bool keeps_bits(const ArrayView& flags, const CompactLayout& flags_only) {
+  return flags_only.flat && itemsize(flags.dtype) == 1 && aligned(flags.data, 16);
+}
 
 std::string compact_prologue(DType flag, const CompactLayout& c) {
   std::string s = source_prologue();
@@ -56,7 +68,8 @@ std::string compact_prologue(DType flag, const CompactLayout& c) {
   s += "constexpr int kThreads = 256, kItems = 8, kTile = 2048;\n";
   s += "struct CompactParams {\n  const char* flags;\n  const char* src;\n  char* out;\n  const long long* offsets;\n"
        "  long long* counts;\n  long long n, tiles;\n  long long out_stride, dim_stride;\n  int ndim;\n"
-       "  long long shape[copper::kern::kMaxDims];\n  copper::kern::StridedLayout<2> l;\n};\n";
+       "  long long shape[copper::kern::kMaxDims];\n  copper::kern::StridedLayout<2> l;\n"
+       "  unsigned char* bits;\n  long long bit_tiles;\n};\n";
   // The element offsets of flat position i in flags and src.
   s += "__device__ __forceinline__ void element_offsets(const CompactParams& a, long long i, long long (&o)[2]) {\n";
   if (c.flat) {
@@ -67,6 +80,10 @@ std::string compact_prologue(DType flag, const CompactLayout& c) {
   s += "}\n";
   s += "__device__ __forceinline__ int load_flags(const CompactParams& a, long long base, bool (&f)[kItems]) {\n"
        "  int c = 0;\n";
+  if (c.warp_count) {  // whole tiles: the thread's 8 flags are one byte of bits
+    s += "  if (base < a.bit_tiles * kTile) {\n    const unsigned m = a.bits[base / kItems];\n"
+         "#pragma unroll\n    for (int k = 0; k < kItems; ++k) f[k] = (m >> k) & 1u;\n    return __popc(m);\n  }\n";
+  }
   if (c.vec_flags) {
     s += "  if (base + kItems <= a.n) {\n"
          "    const copper::kern::Vec<F, kItems> v = *reinterpret_cast<const copper::kern::Vec<F, kItems>*>(\n"
@@ -97,7 +114,44 @@ std::string staged_kernel(const char* name, const char* stage_type, const std::s
          "    for (int k = threadIdx.x; k < total; k += kThreads) {\n" + write + "    }\n    __syncthreads();\n  }\n}\n";
 }
 
+// A warp per tile: each lane loads 16 flag bytes at a time (a tile is 4 such loads per
+// lane), turns them into 16 bits, stores those and counts them; a warp reduction gives
+// the tile's count. No barrier, so the loads of many tiles are in flight at once (a
+// block per tile with a block-wide sum spent more time in scheduling and barriers than
+// in reading). The bits, an eighth of the flags' bytes, are still in L2 when the second
+// pass reads them.
+std::string warp_count_source(DType flag, const CompactLayout& c) {
+  return compact_prologue(flag, c) +
+         "__device__ __forceinline__ unsigned nonzero_nibble(unsigned w) {  // bit j: byte j is not 0\n"
+         "  const unsigned h = (((w & 0x7F7F7F7Fu) + 0x7F7F7F7Fu) | w) & 0x80808080u;\n"
+         "  return ((h >> 7) & 1u) | ((h >> 14) & 2u) | ((h >> 21) & 4u) | ((h >> 28) & 8u);\n}\n"
+         "extern \"C\" __global__ void __launch_bounds__(256) copper_select_count(CompactParams a) {\n"
+         "  constexpr int kLoads = kTile / (32 * 16);\n"
+         "  const int lane = threadIdx.x & 31;\n"
+         "  const long long warps = static_cast<long long>(gridDim.x) * (kThreads / 32);\n"
+         "  for (long long t = static_cast<long long>(blockIdx.x) * (kThreads / 32) + (threadIdx.x >> 5); t < a.tiles;\n"
+         "       t += warps) {\n"
+         "    const long long base = t * kTile;\n"
+         "    int c = 0;\n"
+         "    if (base + kTile <= a.n) {\n"
+         "      const uint4* p = reinterpret_cast<const uint4*>(a.flags + base) + lane;\n"
+         "      uint4 w[kLoads];\n"
+         "#pragma unroll\n      for (int k = 0; k < kLoads; ++k) w[k] = p[k * 32];\n"
+         "      unsigned short* bits = reinterpret_cast<unsigned short*>(a.bits + base / 8) + lane;\n"
+         "#pragma unroll\n      for (int k = 0; k < kLoads; ++k) {\n"
+         "        const unsigned b = nonzero_nibble(w[k].x) | nonzero_nibble(w[k].y) << 4 | nonzero_nibble(w[k].z) << 8 |\n"
+         "                           nonzero_nibble(w[k].w) << 12;\n"
+         "        c += __popc(b);\n        bits[k * 32] = static_cast<unsigned short>(b);\n      }\n"
+         "    } else {\n"
+         "      for (long long i = base + lane; i < a.n; i += 32) c += a.flags[i] != 0;\n"
+         "    }\n"
+         "    c = __reduce_add_sync(0xffffffffu, c);\n"
+         "    if (lane == 0) a.counts[t] = c;\n"
+         "  }\n}\n";
+}
+
 std::string count_source(DType flag, const CompactLayout& c) {
+  if (c.warp_count) return warp_count_source(flag, c);
   std::string s = compact_prologue(flag, c);
   s += "extern \"C\" __global__ void __launch_bounds__(256) copper_select_count(CompactParams a) {\n"
        "  __shared__ int scratch[kThreads / 32];\n"
@@ -160,31 +214,46 @@ CompactParams compact_params(const ArrayView& flags, const CollapsedLayout& l) {
 // One block per tile (the kernels loop, so any grid covers them): the block scheduler
 // overlaps the tiles' loads and stores better than one resident wave looping, as for the
 // contiguous elementwise kernels.
+// The second pass reads the bits select_count left, when it left them.
+void use_bits(const ArrayView& flags, const Selection& sel, CompactLayout& c, CompactParams& a) {
+  CollapsedLayout flags_only;
+  if (!keeps_bits(flags, compact_layout(flags, nullptr, flags_only))) return;
+  c.warp_count = true;
+  a.bits = reinterpret_cast<unsigned char*>(static_cast<long long*>(sel.tile_offsets->data()) + a.tiles + 1);
+  a.bit_tiles = a.n / kTile;
+}
+
 unsigned tile_grid(long long tiles) { return static_cast<unsigned>(std::min<long long>(tiles, 1LL << 30)); }
 
 void add_layout_key(KeyBuilder& key, DType flag, const CompactLayout& c) {
   key.add(static_cast<unsigned>(flag)).add(static_cast<unsigned>(c.unit)).add(c.flat ? 1u : 0u);
-  key.add(c.vec_flags ? 1u : 0u).add(c.vec_src ? 1u : 0u);
+  key.add(c.vec_flags ? 1u : 0u).add(c.vec_src ? 1u : 0u).add(c.warp_count ? 1u : 0u);
 }
 
 }  // namespace
 
 // Sources for the NVRTC compile check.
-std::string select_count_source(DType flag, bool flat, bool vec) { return count_source(flag, {flat, vec, false, 0}); }
-std::string select_values_source(DType flag, int unit, bool flat, bool vec_flags, bool vec_src) {
-  return values_source(flag, {flat, vec_flags, vec_src, unit});
+std::string select_count_source(DType flag, bool flat, bool vec, bool warp_count) {
+  return count_source(flag, {flat, vec, false, 0, warp_count});
 }
-std::string select_coordinates_source(DType flag, bool flat, bool vec) {
-  return coordinates_source(flag, {flat, vec, false, 0});
+std::string select_values_source(DType flag, int unit, bool flat, bool vec_flags, bool vec_src, bool bits) {
+  return values_source(flag, {flat, vec_flags, vec_src, unit, bits});
+}
+std::string select_coordinates_source(DType flag, bool flat, bool vec, bool bits) {
+  return coordinates_source(flag, {flat, vec, false, 0, bits});
 }
 
 Selection CudaBackend::select_count(const ArrayView& flags) {
   CollapsedLayout l;
-  const CompactLayout c = compact_layout(flags, nullptr, l);
+  CompactLayout c = compact_layout(flags, nullptr, l);
+  c.warp_count = keeps_bits(flags, c);
   CompactParams a = compact_params(flags, l);
   Selection sel;
-  sel.tile_offsets = allocate(static_cast<std::size_t>(a.tiles + 1) * sizeof(long long));
+  // The tile offsets, then (warp_count) the bits of the whole tiles.
+  const std::size_t offset_bytes = static_cast<std::size_t>(a.tiles + 1) * sizeof(long long);
+  sel.tile_offsets = allocate(offset_bytes + (c.warp_count ? static_cast<std::size_t>(a.n / kTile * (kTile / 8)) : 0));
   auto* offsets = static_cast<long long*>(sel.tile_offsets->data());
+  if (c.warp_count) a.bits = reinterpret_cast<unsigned char*>(offsets + a.tiles + 1);
   if (a.n == 0) return sel;
   make_current(index_);
   check(driver().cuMemsetD8Async(reinterpret_cast<CUdeviceptr>(offsets + a.tiles), 0, sizeof(long long),
@@ -196,8 +265,7 @@ Selection CudaBackend::select_count(const ArrayView& flags) {
   add_layout_key(key, flags.dtype, c);
   CUfunction fn = get_kernel(index_, key.key(), [&] { return count_source(flags.dtype, c); }, "copper_select_count");
   void* args[] = {&a};
-  launch(index_, fn, tile_grid(a.tiles), 256, args,
-         "select (count)");
+  launch(index_, fn, tile_grid(c.warp_count ? (a.tiles + 7) / 8 : a.tiles), 256, args, "select (count)");
   {  // counts -> offsets in place; the zero after the last tile becomes the total
     AotCall call(index_, "select (offsets)");
     auto* counts = reinterpret_cast<std::int64_t*>(offsets);
@@ -211,8 +279,9 @@ void CudaBackend::select_values(const ArrayView& flags, const Selection& sel, co
                                 const ArrayView& out) {
   if (sel.count == 0) return;
   CollapsedLayout l;
-  const CompactLayout c = compact_layout(flags, &src, l);
+  CompactLayout c = compact_layout(flags, &src, l);
   CompactParams a = compact_params(flags, l);
+  use_bits(flags, sel, c, a);
   a.src = static_cast<const char*>(src.data);
   a.out = static_cast<char*>(out.data);
   a.offsets = static_cast<const long long*>(sel.tile_offsets->data());
@@ -230,8 +299,9 @@ void CudaBackend::select_coordinates(const ArrayView& flags, const Selection& se
   if (sel.count == 0 || flags.shape.empty()) return;
   if (flags.shape.size() > static_cast<std::size_t>(kMaxDims)) throw_too_many_dims(static_cast<int>(flags.shape.size()));
   CollapsedLayout l;
-  const CompactLayout c = compact_layout(flags, nullptr, l);
+  CompactLayout c = compact_layout(flags, nullptr, l);
   CompactParams a = compact_params(flags, l);
+  use_bits(flags, sel, c, a);
   a.out = static_cast<char*>(out.data);
   a.offsets = static_cast<const long long*>(sel.tile_offsets->data());
   a.out_stride = out.strides[0];

@@ -151,16 +151,48 @@ std::string gather_source(const IndexPlan& p, int mode) {
   return s;
 }
 
+// One index array over one axis, element by element (x[idx] of a 1-d x, take without
+// an axis): each thread loads kUnroll indices first, then issues their kUnroll random
+// reads together, then stores; a block covers 256 * kUnroll consecutive outputs. The
+// general kernel has one random read in flight per thread.
+std::string flat_gather_source(const IndexPlan& p, int mode) {
+  std::string s = index_source_prologue(p.k, p.unit, p.align16, p.index32);
+  s += "typedef " + std::string(device_type_name(p.index_dtypes[0])) + " Idx;\n";
+  s += "extern \"C\" __global__ void __launch_bounds__(256) copper_gather(IndexParams a) {\n"
+       "  constexpr int kUnroll = 4;\n"
+       "  const long long out_step = a.lb.strides[0][0], idx_step = a.lb.strides[1][0];\n"
+       "  const long long first = static_cast<long long>(blockIdx.x) * (256 * kUnroll) + threadIdx.x;\n"
+       "  long long w[kUnroll];\n  bool ok[kUnroll];\n"
+       "#pragma unroll\n  for (int u = 0; u < kUnroll; ++u) {\n"
+       "    const long long e = first + u * 256;\n    ok[u] = false;\n    w[u] = 0;\n"
+       "    if (e < a.total) {\n"
+       "      const long long v = static_cast<long long>(*reinterpret_cast<const Idx*>(a.idx[0] + e * idx_step));\n"
+       "      w[u] = v;\n      ok[u] = copper::kern::normalize_index<" + std::to_string(mode) + ">(w[u], a.size[0]);\n"
+       "      if (!ok[u]) copper::kern::record_index_error(a.err, v, a.axis[0], a.size[0]);\n"
+       "    }\n  }\n"
+       "  E v[kUnroll];\n"
+       "#pragma unroll\n  for (int u = 0; u < kUnroll; ++u) {\n"
+       "    v[u] = E{};\n    if (ok[u]) v[u] = *reinterpret_cast<const E*>(a.indexed + w[u] * a.stride[0]);\n  }\n"
+       "#pragma unroll\n  for (int u = 0; u < kUnroll; ++u) {\n"
+       "    const long long e = first + u * 256;\n"
+       "    if (e < a.total) *reinterpret_cast<E*>(a.other + e * out_step) = v[u];\n  }\n}\n";
+  return s;
+}
+
 void CudaBackend::gather(const ArrayView& src, const IndexArrays& index, const ArrayView& out) {
   IndexPlan p = plan_index(src, index, out, true);
   if (p.nb == 0 || p.nr == 0) return;
   const int mode = static_cast<int>(index.mode);
   IndexErrorRecord* err = mode == 0 ? index_error_record(index_) : nullptr;
+  const bool flat = p.k == 1 && p.nr == 1 && p.b.shape.size() == 1;
   KeyBuilder key;
   key.add(kFamilyGather);
   add_plan_key(key, p, mode);
-  CUfunction fn = get_kernel(index_, key.key(), [&] { return gather_source(p, mode); }, "copper_gather");
-  const unsigned grid = grid_for(index_, p.nb * p.nr, 256, resident_blocks_per_sm(fn, 256));
+  key.add(flat ? 1u : 0u);
+  CUfunction fn = get_kernel(
+      index_, key.key(), [&] { return flat ? flat_gather_source(p, mode) : gather_source(p, mode); }, "copper_gather");
+  const unsigned grid = flat ? static_cast<unsigned>((p.nb + 1023) / 1024)
+                             : grid_for(index_, p.nb * p.nr, 256, resident_blocks_per_sm(fn, 256));
   visit_index_count(p.k, [&]<int K>() {
     auto a = index_params<K>(p, src, index, out, err);
     void* args[] = {&a};
