@@ -191,9 +191,11 @@ def test_nonzero_of_one_byte_flags_across_tiles(device, rng, dtype, start):
     c = cp.asarray(n)[start:]
     n = n[start:]
     check_tuple(cp.nonzero(c), np.nonzero(n))
-    x = rng.standard_normal(n.size).astype(np.float32)
     mask = n.astype(bool)
-    check(cp.asarray(x)[cp.asarray(mask)], x[mask])
+    for t in (np.int8, np.float32, np.float64, np.complex128):  # 1-, 4-, 8- and 16-byte values
+        x = (rng.standard_normal(n.size) * 50).astype(t)
+        check(cp.asarray(x)[cp.asarray(mask)], x[mask])
+        check(cp.asarray(x)[1:][cp.asarray(mask)[:-1]], x[1:][mask[:-1]])  # values not 16-byte aligned
     check(cp.count_nonzero(c), np.asarray(np.count_nonzero(n)))
 
 

@@ -25,7 +25,9 @@ bool sorts_natively(DType dtype) {
 void sort_native(const Launch& launch, DType dtype, const void* in, void* out, std::int64_t n) {
   if (n <= 0) return;
   if (n == 1) {
-    if (in != out) detail::check(cudaMemcpyAsync(out, in, itemsize(dtype), cudaMemcpyDeviceToDevice, detail::stream_of(launch)), "sort");
+    if (in != out)
+      detail::check(cudaMemcpyAsync(out, in, itemsize(dtype), cudaMemcpyDeviceToDevice, detail::stream_of(launch)),
+                    "sort");
     return;
   }
   switch (dtype) {
