@@ -357,6 +357,26 @@ def test_large_parallel(device, shape, axis, name):
     assert_matches(getattr(cp, name)(xt, axis=axis_t), getattr(np, name)(at, axis=axis_t), rtol=rtol, atol=atol)
 
 
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int16, np.int32, np.uint32, np.int64, np.uint64, np.float32])
+def test_extremum_run_lengths(device, dtype):
+    """max and min at every length across the 8-lane and
+    pairwise boundaries, with the extreme at each end and in the middle: integer lanes
+    vectorize for min and max (not for sums, test_sum_run_lengths)."""
+    rng = np.random.default_rng(12)
+    for n in list(range(1, 300, 5)) + [1000, 4099]:
+        for where in (0, n // 2, n - 1):
+            a = random_array(rng, (n,), dtype)
+            info = np.iinfo(dtype) if np.dtype(dtype).kind in "iu" else np.finfo(dtype)
+            a[where] = info.max
+            x = cp.asarray(a)
+            assert_matches(cp.max(x), np.max(a), rtol=0, atol=0)
+            a[where] = info.min
+            x = cp.asarray(a)
+            assert_matches(cp.min(x), np.min(a), rtol=0, atol=0)
+    m = random_array(rng, (37, 40), dtype)
+    assert_matches(cp.max(cp.asarray(m), axis=1), np.max(m, axis=1), rtol=0, atol=0)
+
+
 @pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int16, np.int32, np.int64, np.float32, np.bool_])
 def test_sum_run_lengths(device, dtype):
     # Every length across the 8-lane and pairwise block boundaries (GCC 12 once

@@ -79,6 +79,8 @@ struct NanProd : Prod<In, Out> {
 template <class Op, class T>
 struct Extremum {
   using Acc = ops::compute_t<T>;
+  // No wrapping arithmetic: integer lanes may vectorize (reduce_run).
+  static constexpr bool vectorizes_integers = true;
   static Acc load(T x) { return ops::cast<Acc>(x); }
   static Acc combine(Acc a, Acc b) { return Op::call(a, b); }
   static Acc identity() { return Acc{}; }
