@@ -377,6 +377,31 @@ def test_extremum_run_lengths(device, dtype):
     assert_matches(cp.max(cp.asarray(m), axis=1), np.max(m, axis=1), rtol=0, atol=0)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_float_extremum_nans_and_layouts(device, dtype):
+    """max/min of floats (SSE2 on the CPU): a NaN anywhere makes the result NaN, every
+    length across the 8-lane boundaries; infinities; rows (inner layout) and columns
+    (outer layout, rows combined elementwise) with NaNs in some of them."""
+    rng = np.random.default_rng(13)
+    for n in list(range(1, 70)) + [129, 1000, 70001]:
+        a = rng.standard_normal(n).astype(dtype)
+        for where in sorted({0, n // 3, n - 1}):
+            b = a.copy()
+            b[where] = np.nan
+            x = cp.asarray(b)
+            assert np.isnan(float(cp.max(x))) and np.isnan(float(cp.min(x)))
+        a[n // 2] = np.inf
+        assert_matches(cp.max(cp.asarray(a)), np.max(a), rtol=0, atol=0)
+        assert_matches(cp.min(cp.asarray(-a)), np.min(-a), rtol=0, atol=0)
+    m = rng.standard_normal((300, 37)).astype(dtype)
+    m[rng.integers(0, 300, 5), rng.integers(0, 37, 5)] = np.nan
+    m[7, 3] = -np.inf
+    for axis in (0, 1, None):
+        for f in ("max", "min", "nanmax", "nanmin"):
+            assert_matches(getattr(cp, f)(cp.asarray(m), axis=axis), getattr(np, f)(m, axis=axis), rtol=0, atol=0)
+            assert_matches(getattr(cp, f)(cp.asarray(m.T), axis=axis), getattr(np, f)(m.T, axis=axis), rtol=0, atol=0)
+
+
 @pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int16, np.int32, np.int64, np.float32, np.bool_])
 def test_sum_run_lengths(device, dtype):
     # Every length across the 8-lane and pairwise block boundaries (GCC 12 once

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "backend/cpu/cpu_backend.h"
+#include "backend/cpu/cpu_reduce_simd.h"
 #include "backend/cpu/strided_loop.h"
 #include "backend/cpu/thread_pool.h"
 #include "ops/casting.h"
@@ -129,6 +130,13 @@ COPPER_NO_LOOP_VECTORIZE typename R::Acc lanes_int(const char* p, int64_t n, int
 
 template <class R, class In, bool Contig>
 typename R::Acc reduce_run(const char* p, int64_t n, int64_t stride) {
+#ifdef COPPER_HAVE_SSE2_EXTREMUM
+  // max and min of contiguous floats: the whole run at once (order does not change them).
+  if constexpr (Contig && (ops::is_same_v<In, float> || ops::is_same_v<In, double>) && requires { R::simd_extremum; }) {
+    if constexpr (R::simd_extremum != 0 && ops::is_same_v<typename R::Acc, In>)
+      return reduce_simd::extremum_run<(R::simd_extremum > 0)>(reinterpret_cast<const In*>(p), n);
+  }
+#endif
   if (n <= 128) {
     if constexpr (ops::is_int_v<typename R::Acc> && !requires { R::vectorizes_integers; })
       return lanes_int<R, In, Contig>(p, n, stride);
@@ -185,12 +193,25 @@ void reduce_rows(typename R::Acc* acc, typename R::Acc* scratch, const char* bas
     return base + off;
   };
   const int64_t cs = Contig ? static_cast<int64_t>(sizeof(In)) : col_stride;
+  using Acc = typename R::Acc;
+  // acc[j] = combine(acc[j], row[j]) for a contiguous row of Acc: SSE2 for float max/min.
+  auto combine_row = [&](Acc* a, const Acc* row) {
+#ifdef COPPER_HAVE_SSE2_EXTREMUM
+    if constexpr ((ops::is_same_v<Acc, float> || ops::is_same_v<Acc, double>) && requires { R::simd_extremum; }) {
+      if constexpr (R::simd_extremum != 0) return reduce_simd::extremum_rows<(R::simd_extremum > 0)>(a, row, width);
+    }
+#endif
+    for (int64_t j = 0; j < width; ++j) a[j] = R::combine(a[j], row[j]);
+  };
+  constexpr bool kRowsOfAcc = Contig && ops::is_same_v<Acc, In>;
   if (hi - lo <= row_leaf) {
     const char* row = row_ptr(lo);
     for (int64_t j = 0; j < width; ++j) acc[j] = R::load(load_at<In>(row + j * cs));
     for (int64_t r = lo + 1; r < hi; ++r) {
       row = row_ptr(r);
-      for (int64_t j = 0; j < width; ++j) acc[j] = R::combine(acc[j], R::load(load_at<In>(row + j * cs)));
+      if constexpr (kRowsOfAcc) combine_row(acc, reinterpret_cast<const Acc*>(row));
+      else
+        for (int64_t j = 0; j < width; ++j) acc[j] = R::combine(acc[j], R::load(load_at<In>(row + j * cs)));
     }
     return;
   }
@@ -198,7 +219,7 @@ void reduce_rows(typename R::Acc* acc, typename R::Acc* scratch, const char* bas
   int64_t mid = lo + (hi - lo) / 2;
   reduce_rows<R, In, Contig>(acc, scratch + width, base, width, col_stride, L, lo, mid);
   reduce_rows<R, In, Contig>(scratch, scratch + width, base, width, col_stride, L, mid, hi);
-  for (int64_t j = 0; j < width; ++j) acc[j] = R::combine(acc[j], scratch[j]);
+  combine_row(acc, scratch);
 }
 
 inline int64_t row_depth(int64_t nrows) {

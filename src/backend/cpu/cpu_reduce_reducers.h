@@ -81,6 +81,8 @@ struct Extremum {
   using Acc = ops::compute_t<T>;
   // No wrapping arithmetic: integer lanes may vectorize (reduce_run).
   static constexpr bool vectorizes_integers = true;
+  // NaN-propagating max (+1) and min (-1) of float runs go to reduce_simd (0: neither).
+  static constexpr int simd_extremum = ops::is_same_v<Op, ops::maximum> ? 1 : ops::is_same_v<Op, ops::minimum> ? -1 : 0;
   static Acc load(T x) { return ops::cast<Acc>(x); }
   static Acc combine(Acc a, Acc b) { return Op::call(a, b); }
   static Acc identity() { return Acc{}; }
