@@ -203,7 +203,9 @@ void reduce_rows(typename R::Acc* acc, typename R::Acc* scratch, const char* bas
 #endif
     for (int64_t j = 0; j < width; ++j) a[j] = R::combine(a[j], row[j]);
   };
-  constexpr bool kRowsOfAcc = Contig && ops::is_same_v<Acc, In>;
+  // Input rows go through combine_row only where loading is the identity (min and max of
+  // Acc itself); sums of squares, NaN-skipping sums and the like load each element.
+  constexpr bool kRowsOfAcc = Contig && ops::is_same_v<Acc, In> && requires { R::simd_extremum; };
   if (hi - lo <= row_leaf) {
     const char* row = row_ptr(lo);
     for (int64_t j = 0; j < width; ++j) acc[j] = R::load(load_at<In>(row + j * cs));
