@@ -378,6 +378,22 @@ def test_extremum_run_lengths(device, dtype):
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_outer_axis_reductions_that_transform_elements(device, dtype):
+    """Along an outer axis (rows combined elementwise) the reducers whose load is not the
+    identity (nansum and nanprod skip NaNs, the 2-norm squares) load every row; only min
+    and max combine raw rows."""
+    rng = np.random.default_rng(14)
+    m = (rng.standard_normal((300, 37)) * 0.5 + 1).astype(dtype)
+    m[rng.integers(0, 300, 20), rng.integers(0, 37, 20)] = np.nan
+    x = cp.asarray(m)
+    rtol = 1e-5 if dtype == np.float32 else 1e-12
+    assert_matches(cp.nansum(x, axis=0), np.nansum(m, axis=0), rtol=rtol, atol=0)
+    assert_matches(cp.nanprod(x[:40], axis=0), np.nanprod(m[:40], axis=0), rtol=rtol, atol=0)
+    clean = np.nan_to_num(m)
+    assert_matches(cp.linalg.norm(cp.asarray(clean), axis=0), np.linalg.norm(clean, axis=0), rtol=rtol, atol=0)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_float_extremum_nans_and_layouts(device, dtype):
     """max/min of floats (SSE2 on the CPU): a NaN anywhere makes the result NaN, every
     length across the 8-lane boundaries; infinities; rows (inner layout) and columns
