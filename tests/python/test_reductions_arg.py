@@ -125,3 +125,23 @@ def test_arg_index_dtype(device, rng, index_dtype, name):
     np.testing.assert_array_equal(out.get(), getattr(np, name)(a, axis=0))
     with pytest.raises(TypeError):
         getattr(cp, name)(x, dtype=np.float32)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("name", ["argmin", "argmax"])
+def test_arg_float_runs_every_length(device, dtype, name):
+    """Contiguous float runs (on the CPU: the extreme first, then its first index) at every
+    length across the 8-element blocks: ties, signed zeros, infinities and NaNs, which
+    must give NumPy's first index."""
+    rng = np.random.default_rng(15)
+    for n in list(range(1, 40)) + [1000, 70001, 140003]:
+        a = np.round(rng.standard_normal(n) * 2).astype(dtype)  # many ties
+        assert_matches(getattr(cp, name)(cp.asarray(a)), getattr(np, name)(a))
+        z = np.where(rng.random(n) < 0.5, dtype(0.0), dtype(-0.0)).astype(dtype)
+        assert_matches(getattr(cp, name)(cp.asarray(z)), getattr(np, name)(z))
+        b = a.copy()
+        b[rng.integers(0, n)] = np.inf
+        b[rng.integers(0, n)] = -np.inf
+        assert_matches(getattr(cp, name)(cp.asarray(b)), getattr(np, name)(b))
+        b[rng.integers(0, n, 2)] = np.nan
+        assert_matches(getattr(cp, name)(cp.asarray(b)), getattr(np, name)(b))

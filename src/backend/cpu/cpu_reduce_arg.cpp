@@ -2,9 +2,12 @@
 // the reduced axes. NaN counts as the extreme (the first NaN wins), as in NumPy.
 // Walks the reduced axes in logical order (an index depends on it); along an outer
 // axis whole rows are compared at once so memory is still read sequentially.
+#include <type_traits>
+
 #include "backend/cpu/cpu_reduce_families.h"
 #include "backend/cpu/cpu_reduce_kernels.h"
 #include "backend/cpu/cpu_reduce_reducers.h"
+#include "backend/cpu/cpu_reduce_simd.h"
 
 namespace copper::backend::cpu {
 namespace {
@@ -63,6 +66,35 @@ void arg_reduce(const ArrayView& in, int nreduce, const ArrayView& out) {
 
   // Scans flat reduced indices [lo, hi) of one output, updating b.
   auto scan = [&](const char* base, int64_t lo, int64_t hi, Best<V>& b) {
+    // Contiguous floats and integers: the extreme first (the min/max loops: vectorized, the
+    // first NaN when there is one), then the first element equal to it. Two fast passes
+    // instead of one compare-and-branch per element (2-4x NumPy's time before).
+    const bool contiguous = rshape.size() == 1 && rst[0][0] == static_cast<int64_t>(sizeof(T)) && hi > lo;
+#ifdef COPPER_HAVE_SSE2_EXTREMUM
+    if constexpr (ops::is_same_v<T, float> || ops::is_same_v<T, double>) {
+      if (contiguous) {
+        const T* x = reinterpret_cast<const T*>(base) + lo;
+        const T m = reduce_simd::extremum_run<IsMax>(x, hi - lo);
+        if (b.index < 0 || better<IsMax>(V(m), b.value)) b = {V(m), lo + reduce_simd::first_index_of(x, hi - lo, m)};
+        return;
+      }
+    }
+#endif
+    if constexpr (ops::is_int_v<T> && ops::is_same_v<V, T>) {
+      if (contiguous) {
+        using R = std::conditional_t<IsMax, reducers::Max<T>, reducers::Min<T>>;
+        const T* x = reinterpret_cast<const T*>(base) + lo;
+        const T m = reduce_kernels::reduce_run<R, T, true>(reinterpret_cast<const char*>(x), hi - lo, sizeof(T));
+        int64_t k = 0;
+#ifdef COPPER_HAVE_SSE2_EXTREMUM
+        if constexpr (sizeof(T) == 4) k = reduce_simd::first_index_of_int32(x, hi - lo, m);
+        else
+#endif
+          while (x[k] != m) ++k;  // m is one of x's elements
+        if (b.index < 0 || better<IsMax>(V(m), b.value)) b = {V(m), lo + k};
+        return;
+      }
+    }
     if (rshape.size() == 1) {
       const int64_t s = rst[0][0];
       for (int64_t i = lo; i < hi; ++i) {

@@ -105,5 +105,54 @@ void extremum_rows(T* acc, const T* x, std::int64_t w) {
   }
 }
 
+// The first i < n with p[i] == m, or with p[i] NaN when m is NaN (argmax and argmin's
+// second pass, after extremum_run found m in the run); n when there is none.
+template <class T>
+std::int64_t first_index_of(const T* p, std::int64_t n, T m) {
+  using S = Sse<T>;
+  using V = typename S::V;
+  const bool nan = m != m;
+  V target;
+  if constexpr (sizeof(T) == 4) target = _mm_set1_ps(m);
+  else target = _mm_set1_pd(m);
+  std::int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    V hit = nan ? S::unordered(S::load(p + i)) : V{};
+    if (!nan) {
+      if constexpr (sizeof(T) == 4) hit = _mm_cmpeq_ps(S::load(p + i), target);
+      else hit = _mm_cmpeq_pd(S::load(p + i), target);
+    }
+    for (int r = 1; r < 8 / S::lanes; ++r) {
+      const V x = S::load(p + i + r * S::lanes);
+      V h;
+      if (nan) h = S::unordered(x);
+      else if constexpr (sizeof(T) == 4) h = _mm_cmpeq_ps(x, target);
+      else h = _mm_cmpeq_pd(x, target);
+      hit = S::either(hit, h);
+    }
+    if (S::any(hit)) break;
+  }
+  for (; i < n; ++i)
+    if (nan ? p[i] != p[i] : p[i] == m) return i;
+  return n;
+}
+
+// The first i < n with p[i] == m for 4-byte integers (argmax and argmin's second pass);
+// n when there is none.
+template <class T>
+std::int64_t first_index_of_int32(const T* p, std::int64_t n, T m) {
+  static_assert(sizeof(T) == 4);
+  const __m128i target = _mm_set1_epi32(static_cast<int>(m));
+  std::int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i + 4));
+    if (_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi32(a, target), _mm_cmpeq_epi32(b, target))) != 0) break;
+  }
+  for (; i < n; ++i)
+    if (p[i] == m) return i;
+  return n;
+}
+
 }  // namespace copper::backend::cpu::reduce_simd
 #endif
