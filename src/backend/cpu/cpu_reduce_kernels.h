@@ -115,9 +115,9 @@ inline typename R::Acc lanes_body(const char* p, int64_t n, int64_t stride) {
 
 // GCC 12 at -O3 miscompiles the loop vectorization of the lanes for integer sums with
 // wrapping (unsigned) adds, e.g. int8 -> int64 at some lengths: integer accumulators
-// get a copy compiled without it, unless the reducer does no arithmetic
-// (vectorizes_integers: min and max, 7x faster for int32). Checked by
-// test_reductions.py::test_sum_run_lengths and test_extremum_run_lengths.
+// get a copy compiled without it (min and max, which do no arithmetic, never come here:
+// see reduce_run). Checked by test_reductions.py::test_sum_run_lengths and
+// test_extremum_run_lengths.
 #if defined(__GNUC__) && !defined(__clang__)
 #define COPPER_NO_LOOP_VECTORIZE __attribute__((optimize("no-tree-loop-vectorize")))
 #else
@@ -141,10 +141,9 @@ typename R::Acc reduce_run(const char* p, int64_t n, int64_t stride) {
   // pass of eight lanes over the whole run. With 128-element leaves each lane saw a new
   // extreme in about a fifth of its elements, a branch mispredicted as often (int64 max,
   // not vectorized for SSE2, ran at 7 cycles an element).
-  if constexpr (requires { R::vectorizes_integers; }) return lanes_body<R, In, Contig>(p, n, stride);
+  if constexpr (requires { R::order_free; }) return lanes_body<R, In, Contig>(p, n, stride);
   if (n <= 128) {
-    if constexpr (ops::is_int_v<typename R::Acc> && !requires { R::vectorizes_integers; })
-      return lanes_int<R, In, Contig>(p, n, stride);
+    if constexpr (ops::is_int_v<typename R::Acc>) return lanes_int<R, In, Contig>(p, n, stride);
     else return lanes_body<R, In, Contig>(p, n, stride);
   }
   int64_t half = n / 2;
@@ -210,10 +209,10 @@ void reduce_rows(typename R::Acc* acc, typename R::Acc* scratch, const char* bas
   };
   // Input rows go through combine_row only where loading is the identity (min and max of
   // Acc itself); sums of squares, NaN-skipping sums and the like load each element.
-  constexpr bool kRowsOfAcc = Contig && ops::is_same_v<Acc, In> && requires { R::simd_extremum; };
+  constexpr bool kRowsOfAcc = Contig && ops::is_same_v<Acc, In> && requires { R::order_free; };
   // Min and max take all their rows in order (no pairwise split: no rounding to bound, and
   // short leaves made the scalar int64 select mispredict often, as in reduce_run).
-  if (hi - lo <= row_leaf || requires { R::vectorizes_integers; }) {
+  if (hi - lo <= row_leaf || requires { R::order_free; }) {
     const char* row = row_ptr(lo);
     for (int64_t j = 0; j < width; ++j) acc[j] = R::load(load_at<In>(row + j * cs));
     for (int64_t r = lo + 1; r < hi; ++r) {

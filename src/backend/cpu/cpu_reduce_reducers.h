@@ -79,8 +79,9 @@ struct NanProd : Prod<In, Out> {
 template <class Op, class T>
 struct Extremum {
   using Acc = ops::compute_t<T>;
-  // No wrapping arithmetic: integer lanes may vectorize (reduce_run).
-  static constexpr bool vectorizes_integers = true;
+  // Exact in any order (no rounding, no wrapping arithmetic; the load is a plain cast):
+  // no pairwise split, and integer lanes may vectorize (reduce_run, reduce_rows).
+  static constexpr bool order_free = true;
   // NaN-propagating max (+1) and min (-1) of float runs go to reduce_simd (0: neither).
   static constexpr int simd_extremum = ops::is_same_v<Op, ops::maximum> ? 1 : ops::is_same_v<Op, ops::minimum> ? -1 : 0;
   static Acc load(T x) { return ops::cast<Acc>(x); }

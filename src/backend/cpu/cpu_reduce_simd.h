@@ -19,10 +19,13 @@ template <> struct Sse<float> {
   using V = __m128;
   static constexpr int lanes = 4;
   static V load(const float* p) { return _mm_loadu_ps(p); }
+  static V splat(float x) { return _mm_set1_ps(x); }
   static V max(V a, V b) { return _mm_max_ps(a, b); }
   static V min(V a, V b) { return _mm_min_ps(a, b); }
+  static V equal(V a, V b) { return _mm_cmpeq_ps(a, b); }
   static V unordered(V a) { return _mm_cmpunord_ps(a, a); }
   static V either(V a, V b) { return _mm_or_ps(a, b); }
+  static V select(V mask, V yes, V no) { return _mm_or_ps(_mm_and_ps(mask, yes), _mm_andnot_ps(mask, no)); }
   static bool any(V m) { return _mm_movemask_ps(m) != 0; }
   static void store(float* p, V a) { _mm_storeu_ps(p, a); }
 };
@@ -30,10 +33,13 @@ template <> struct Sse<double> {
   using V = __m128d;
   static constexpr int lanes = 2;
   static V load(const double* p) { return _mm_loadu_pd(p); }
+  static V splat(double x) { return _mm_set1_pd(x); }
   static V max(V a, V b) { return _mm_max_pd(a, b); }
   static V min(V a, V b) { return _mm_min_pd(a, b); }
+  static V equal(V a, V b) { return _mm_cmpeq_pd(a, b); }
   static V unordered(V a) { return _mm_cmpunord_pd(a, a); }
   static V either(V a, V b) { return _mm_or_pd(a, b); }
+  static V select(V mask, V yes, V no) { return _mm_or_pd(_mm_and_pd(mask, yes), _mm_andnot_pd(mask, no)); }
   static bool any(V m) { return _mm_movemask_pd(m) != 0; }
   static void store(double* p, V a) { _mm_storeu_pd(p, a); }
 };
@@ -89,15 +95,10 @@ void extremum_rows(T* acc, const T* x, std::int64_t w) {
   using S = Sse<T>;
   using V = typename S::V;
   std::int64_t j = 0;
-  auto blend = [](V mask, V yes, V no) {
-    if constexpr (sizeof(T) == 4) return _mm_or_ps(_mm_and_ps(mask, yes), _mm_andnot_ps(mask, no));
-    else return _mm_or_pd(_mm_and_pd(mask, yes), _mm_andnot_pd(mask, no));
-  };
   for (; j + S::lanes <= w; j += S::lanes) {
     const V a = S::load(acc + j), b = S::load(x + j);
-    V r = IsMax ? S::max(a, b) : S::min(a, b);  // b when equal or unordered
-    r = blend(S::unordered(a), a, r);
-    S::store(acc + j, r);
+    const V r = IsMax ? S::max(a, b) : S::min(a, b);  // b when equal or unordered
+    S::store(acc + j, S::select(S::unordered(a), a, r));
   }
   for (; j < w; ++j) {
     const T a = acc[j], b = x[j];
@@ -112,24 +113,12 @@ std::int64_t first_index_of(const T* p, std::int64_t n, T m) {
   using S = Sse<T>;
   using V = typename S::V;
   const bool nan = m != m;
-  V target;
-  if constexpr (sizeof(T) == 4) target = _mm_set1_ps(m);
-  else target = _mm_set1_pd(m);
+  const V target = S::splat(m);
+  auto matches = [&](const T* q) { return nan ? S::unordered(S::load(q)) : S::equal(S::load(q), target); };
   std::int64_t i = 0;
   for (; i + 8 <= n; i += 8) {
-    V hit = nan ? S::unordered(S::load(p + i)) : V{};
-    if (!nan) {
-      if constexpr (sizeof(T) == 4) hit = _mm_cmpeq_ps(S::load(p + i), target);
-      else hit = _mm_cmpeq_pd(S::load(p + i), target);
-    }
-    for (int r = 1; r < 8 / S::lanes; ++r) {
-      const V x = S::load(p + i + r * S::lanes);
-      V h;
-      if (nan) h = S::unordered(x);
-      else if constexpr (sizeof(T) == 4) h = _mm_cmpeq_ps(x, target);
-      else h = _mm_cmpeq_pd(x, target);
-      hit = S::either(hit, h);
-    }
+    V hit = matches(p + i);
+    for (int r = 1; r < 8 / S::lanes; ++r) hit = S::either(hit, matches(p + i + r * S::lanes));
     if (S::any(hit)) break;
   }
   for (; i < n; ++i)
