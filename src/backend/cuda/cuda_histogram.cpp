@@ -211,7 +211,8 @@ void CudaBackend::histogram(std::span<const HistogramAxis> axes, const ArrayView
   spec.counts32 = !spec.weighted && std::max<std::int64_t>(count / info.sm_count, 1 << 16) < (1ll << 32);
   const std::int64_t slot_bytes = spec.counts32 && !spec.weighted ? 4 : 8;
   const std::int64_t budget = kSharedBudget - (spec.edges_shared ? edge_bytes : 0);
-  const int copies = out.dtype == DType::bool_ ? 0 : static_cast<int>(std::min<std::int64_t>(kMaxCopies, budget / (slots * slot_bytes)));
+  const int copies =
+      out.dtype == DType::bool_ ? 0 : static_cast<int>(std::min<std::int64_t>(kMaxCopies, budget / (slots * slot_bytes)));
   spec.privatized = copies > 0;
   if (!spec.privatized) spec.counts32 = false;
   spec.vector_loads = d == 1 && !spec.weighted && axes[0].x.strides[0] == itemsize(axes[0].x.dtype) &&

@@ -218,6 +218,11 @@ CompactParams compact_params(const ArrayView& flags, const CollapsedLayout& l) {
   return a;
 }
 
+// Where select_count leaves the bits: after the tiles' offsets and the total, in one buffer.
+unsigned char* bits_after_offsets(void* tile_offsets, long long tiles) {
+  return reinterpret_cast<unsigned char*>(static_cast<long long*>(tile_offsets) + tiles + 1);
+}
+
 // The second pass reads the bits select_count left, when it left them, and then takes
 // 16 elements a thread (a block covers two counted tiles: more bytes in flight per block)
 // unless its staging would not fit in static shared memory (16-byte units). On an H200,
@@ -226,7 +231,7 @@ void use_bits(const ArrayView& flags, const Selection& sel, const ArrayView* src
   CollapsedLayout flags_only;
   if (!keeps_bits(flags, compact_layout(flags, nullptr, flags_only))) return;
   c.warp_count = true;
-  a.bits = reinterpret_cast<unsigned char*>(static_cast<long long*>(sel.tile_offsets->data()) + a.tiles + 1);
+  a.bits = bits_after_offsets(sel.tile_offsets->data(), a.tiles);
   a.bit_tiles = a.n / kTile;
   if (c.unit > 8) return;
   c.items = 16;
@@ -272,7 +277,7 @@ Selection CudaBackend::select_count(const ArrayView& flags) {
   const std::size_t offset_bytes = static_cast<std::size_t>(a.tiles + 1) * sizeof(long long);
   sel.tile_offsets = allocate(offset_bytes + (c.warp_count ? static_cast<std::size_t>(a.n / kTile * (kTile / 8)) : 0));
   auto* offsets = static_cast<long long*>(sel.tile_offsets->data());
-  if (c.warp_count) a.bits = reinterpret_cast<unsigned char*>(offsets + a.tiles + 1);
+  if (c.warp_count) a.bits = bits_after_offsets(offsets, a.tiles);
   if (a.n == 0) return sel;
   make_current(index_);
   check(driver().cuMemsetD8Async(reinterpret_cast<CUdeviceptr>(offsets + a.tiles), 0, sizeof(long long),
