@@ -94,6 +94,7 @@ nb::object dlpack_capsule(const ndarray& self, nb::handle stream, nb::handle max
     out = self.copy();
     copied = true;
   }
+  exported_data(out);  // deferred work on it is enqueued first, so the hand-off below orders it
   hand_off_stream(out, stream);
   const bool versioned = !max_version.is_none() && nb::cast<int>(max_version[0]) >= 1;
   if (versioned) {

@@ -73,6 +73,12 @@ TEST(CudaGraphs, ReplaysElementwiseReductionAndMatmulWithNewInputs) {
 TEST(CudaGraphs, OneLaunchCallPerReplay) {
   REQUIRE_GPU();
   DeviceScope on_gpu(gpu0);
+  // The eager count below needs each op to launch at once; deferred ops launch nothing.
+  struct FusionOff {
+    bool was = fusion_enabled();
+    FusionOff() { set_fusion(false); }
+    ~FusionOff() { set_fusion(was); }
+  } eager;
   ndarray x = zeros({1000}, float32);
   const int n_ops = 16;
   auto ops = [&] {

@@ -78,6 +78,28 @@ def test_torch_streams():
             assert float(u[-1]) == float(3 * ((1 << 22) - 1))
 
 
+def test_torch_waits_for_deferred_work_it_imports():
+    # With fusion on, the chain that computes y is still pending when torch asks for it:
+    # the export must enqueue it before the stream hand-off, or torch reads stale memory.
+    torch = torch_or_skip()
+    was = cp.fusion_enabled()
+    cp.set_fusion(True)
+    try:
+        s = torch.cuda.Stream()
+        cs = cp.cuda.Stream(non_blocking=True)
+        with cs:
+            x = cp.arange(1 << 22, dtype=cp.float32)
+            y = (x * 3 + 1) * 2
+            assert cp._deferred_ops() > 0
+            with torch.cuda.stream(s):
+                u = torch.from_dlpack(y)
+                got = u.cpu().numpy()  # on torch's stream, as ordered by the hand-off
+        want = (np.arange(1 << 22, dtype=np.float32) * 3 + 1) * 2  # exact in float32
+        np.testing.assert_array_equal(got, want)
+    finally:
+        cp.set_fusion(was)
+
+
 def test_torch_cuda_array_interface_both_ways():
     torch = torch_or_skip()
     t = torch.arange(12, device="cuda", dtype=torch.float64).reshape(3, 4)

@@ -21,6 +21,7 @@
 #include "backend/cuda/cuda_reduce.h"
 #include "backend/cuda/cuda_user_kernel.h"
 #include "backend/cuda/elementwise_launch.h"
+#include "backend/cuda/kernel_cache.h"
 #include "backend/cuda/kernel_cache_probe.h"
 #include "backend/cuda/kernel_families.h"
 #include "backend/cuda/nvrtc_api.h"
@@ -543,10 +544,13 @@ void remember(Kernels& k, std::string key, CUfunction fn) {
   k.memo.insert_or_assign(std::move(key), fn);
 }
 
+void stop_worker();
+
 // One thread compiles new chain kernels in order; a failure (NVRTC's, or a driver going
 // away at exit) leaves the chain to run step by step.
 void compile_worker() {
   Kernels& k = kernels();
+  int exit_handlers = 1;  // start_worker's
   for (;;) {
     Kernels::Job job;
     {
@@ -556,6 +560,13 @@ void compile_worker() {
       job = std::move(k.queue.front());
       k.queue.pop_front();
       k.compiling = true;
+      // Exit runs handlers newest first, and NVRTC registers the destructors of the state it
+      // builds lazily while it compiles: registering stop_worker again before each compile
+      // (the first few hundred; by then NVRTC has built what it builds) makes exit wait for
+      // this compile before it tears down what earlier compiles built. Without it, a process
+      // that exited during a compile crashed or hung inside nvrtcCompileProgram (ctest with
+      // fusion on, 2026-12-04).
+      if (exit_handlers < 256 && std::atexit(stop_worker) == 0) ++exit_handlers;
     }
     CUfunction fn = nullptr;
     try {
@@ -582,12 +593,13 @@ void stop_worker() {
   k.idle.wait(lock, [&] { return !k.compiling; });
 }
 
-// Starts the worker (under k.mutex). NVRTC is loaded here first, so its teardown at exit
-// comes after stop_worker's; false when it cannot be loaded (chains then run op by op).
-bool start_worker(Kernels& k) {
+// Starts the worker (under k.mutex). NVRTC is loaded and compiles an empty kernel here
+// first, so the teardown of what its first compile builds comes after stop_worker's at
+// exit; false when it cannot (chains then run op by op).
+bool start_worker(Kernels& k, int device) {
   if (k.worker_started) return true;
   try {
-    nvrtc();
+    compile_cubin("extern \"C\" __global__ void copper_warm_up() {}", device_info(device).arch);
   } catch (const std::exception&) {
     return false;
   }
@@ -622,7 +634,7 @@ CUfunction structure_kernel(int device, std::string key, MakeSource make_source,
     return fn;
   }
   std::lock_guard lock(k.mutex);
-  if (k.stopping || !start_worker(k) || !k.queued.insert(key).second) return nullptr;
+  if (k.stopping || !start_worker(k, device) || !k.queued.insert(key).second) return nullptr;
   k.queue.push_back(Kernels::Job{device, std::move(key), std::move(source), entry});
   k.wake.notify_one();
   return nullptr;
