@@ -1,10 +1,7 @@
 // Host <-> device copies. Pageable host memory (NumPy's) cannot be read by the copy
 // engines directly, so large transfers go through a ring of pinned staging buffers:
 // the CPU threads copy one chunk into pinned memory while the DMA engine moves the
-// previous one, so both run at once. Small transfers to the device let the driver stage
-// them; small reads (a count that sizes the next allocation, a scalar) land in a pinned
-// mailbox per GPU, which saves the driver's staging copy on the path every data-dependent
-// op waits on.
+// previous one, so both run at once. Small transfers let the driver stage them.
 #include <cstring>
 #include <mutex>
 
@@ -24,7 +21,6 @@ namespace {
 constexpr std::size_t kChunk = std::size_t{16} << 20;       // bytes per staging buffer
 constexpr int kStages = 4;                                    // staging buffers in the ring
 constexpr std::size_t kDirectLimit = std::size_t{1} << 20;  // below this the driver stages
-constexpr std::size_t kMailboxBytes = std::size_t{64} << 10;  // reads this small use the mailbox
 
 // The ring is shared by every GPU (the buffers are pinned for all contexts), but an
 // event belongs to the context it was made in: each GPU records its own events.
@@ -103,33 +99,8 @@ void to_device_contiguous(int device, const void* src, void* dst, std::size_t n)
   // The source is consumed; the last DMAs may still run (later users wait on the events).
 }
 
-// One pinned buffer per GPU for small reads; one read at a time per GPU uses it.
-struct ReadMailbox {
-  std::mutex mutex;
-  void* host = nullptr;  // kMailboxBytes, pinned on first use, kept for the process
-};
-
-ReadMailbox& read_mailbox(int device) {
-  static ReadMailbox boxes[kMaxDevices];
-  return boxes[device];
-}
-
-void to_host_through_mailbox(int device, const void* src, void* dst, std::size_t n) {
-  ReadMailbox& box = read_mailbox(device);
-  std::lock_guard lock(box.mutex);
-  const Driver& d = driver();
-  if (!box.host) check(d.cuMemHostAlloc(&box.host, kMailboxBytes, CU_MEMHOSTALLOC_PORTABLE), "cuMemHostAlloc (mailbox)");
-  if (CUresult r = d.cuMemcpyDtoHAsync(box.host, reinterpret_cast<CUdeviceptr>(src), n, current_stream_handle(device));
-      r != CUDA_SUCCESS) {
-    raise_async_error(r, current_stream_state(device).last_op.load(), "copying from device to host");
-  }
-  synchronize_current_stream(device);
-  std::memcpy(dst, box.host, n);
-}
-
 void to_host_contiguous(int device, const void* src, void* dst, std::size_t n) {
   make_current(device);
-  if (n <= kMailboxBytes) return to_host_through_mailbox(device, src, dst, n);
   const Driver& d = driver();
   const CUstream stream = current_stream_handle(device);
   if (n <= kDirectLimit) {
