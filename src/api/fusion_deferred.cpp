@@ -28,10 +28,14 @@ constexpr std::size_t kMaxSteps = 64;
 // Memory of the chain's results that only the chain still holds (temporaries that died
 // while deferred): they stay allocated until it runs, where eager code would have freed
 // them, so past this many bytes the chain runs first (COPPER_FUSION_MEMORY_MB overrides).
+// 4 GiB: the k-means distance over 1e7 points and 8 centres holds 1.28 GB of dead
+// differences when its sqrt comes, and at 1 GiB that sqrt ran as a second pass over the
+// 640 MB sum (H200, 2026-12-04); its peak stays the eager one, whose subtract and square
+// hold both 1.28 GB arrays at once.
 std::size_t dead_memory_limit() {
   static const std::size_t limit = [] {
     const char* v = std::getenv("COPPER_FUSION_MEMORY_MB");
-    return v && *v ? static_cast<std::size_t>(std::strtoull(v, nullptr, 10)) << 20 : std::size_t{1} << 30;
+    return v && *v ? static_cast<std::size_t>(std::strtoull(v, nullptr, 10)) << 20 : std::size_t{4} << 30;
   }();
   return limit;
 }
@@ -50,7 +54,8 @@ struct BufferUse {
   std::int64_t offset;
   bool irregular;
   bool written;
-  long holds = 0;  // the chain's HeldUse entries of the buffer
+  long holds = 0;      // the chain's HeldUse entries of the buffer
+  bool after = false;  // touched only by the reduction's output and the steps after it
 };
 
 struct Access {
@@ -210,6 +215,27 @@ bool fits(const Pending& p, std::span<const Access> accesses) {
   return true;
 }
 
+// Whether the pending chain, ended by a reduction, may take a step over `shape` with these
+// accesses among its steps after the reduction (Chain::after): over the reduction's output
+// shape, touching in C order only buffers that nothing before the reduction touches (the
+// reduction's output, what earlier such steps wrote, new memory), or reading one element
+// of a buffer nothing writes; no strided views.
+bool fits_after(const Pending& p, const Shape& shape, std::span<const Access> accesses) {
+  if (p.chain.after_size == 0 || shape != p.chain.after_shape) return false;
+  for (const Access& a : accesses) {
+    if (!a.view.empty()) return false;
+    auto it = p.uses.find(a.buffer->get());
+    if (it == p.uses.end()) continue;
+    const BufferUse& u = it->second;
+    if (u.irregular || a.irregular) {
+      if (u.written || a.write) return false;
+    } else if (!u.after || u.offset != a.offset) {
+      return false;
+    }
+  }
+  return true;
+}
+
 // The chain's intermediates that no one else holds and that it writes before it reads
 // them: they need no memory, only the backend's scratch (one slot per buffer). Each buffer
 // is touched at one address (fits()), so addresses name buffers here.
@@ -222,21 +248,31 @@ void assign_scratch(backend::Chain& chain, const std::vector<HeldUse>& held,
   for (const HeldUse& h : held)
     unheld[h.address] = unheld[h.address] && !h.irregular && h.buffer.use_count() == holders[h.buffer.get()];
   std::unordered_map<const void*, int> slot;  // address -> scratch slot (-1: read first)
-  for (backend::ChainStep& s : chain.steps) {
+  auto written = [&](const void* address, DType dtype) {
+    if (unheld[address] && slot.try_emplace(address, static_cast<int>(chain.scratch_itemsize.size())).second)
+      chain.scratch_itemsize.push_back(static_cast<int>(itemsize(dtype)));
+  };
+  auto visit = [&](backend::ChainStep& s) {
     for (int k = 0; k < s.nin; ++k)
       if (!s.in[k].value) slot.try_emplace(s.in[k].data, -1);
-    if (unheld[s.out.data] && slot.try_emplace(s.out.data, static_cast<int>(chain.scratch_itemsize.size())).second)
-      chain.scratch_itemsize.push_back(static_cast<int>(itemsize(s.out.dtype)));
-  }
+    written(s.out.data, s.out.dtype);
+  };
+  for (backend::ChainStep& s : chain.steps) visit(s);
+  // The reduction writes its output before the steps after it read it.
+  if (chain.reduction && !chain.after.empty()) written(chain.reduction->out.data, chain.reduction->out.dtype);
+  for (backend::ChainStep& s : chain.after) visit(s);
   auto slot_of = [&](const void* address) {
     auto it = slot.find(address);
     return it == slot.end() ? -1 : it->second;
   };
-  for (backend::ChainStep& s : chain.steps) {
+  auto assign = [&](backend::ChainStep& s) {
     for (int k = 0; k < s.nin; ++k)
       if (!s.in[k].value) s.in[k].scratch = slot_of(s.in[k].data);
     s.out.scratch = slot_of(s.out.data);
-  }
+  };
+  for (backend::ChainStep& s : chain.steps) assign(s);
+  for (backend::ChainStep& s : chain.after) assign(s);
+  if (chain.reduction && !chain.after.empty()) chain.reduction->out_scratch = slot_of(chain.reduction->out.data);
 }
 
 }  // namespace
@@ -258,7 +294,7 @@ void* exported_data(const ndarray& a) {
 std::size_t deferred_ops() {
   Pending& p = pending();
   std::lock_guard lock(p.state);
-  return p.chain.steps.size() + (p.chain.reduction ? 1 : 0);
+  return p.chain.steps.size() + (p.chain.reduction ? 1 : 0) + p.chain.after.size();
 }
 
 namespace detail {
@@ -304,14 +340,17 @@ void run_deferred_work() {
     assign_scratch(chain, held, alias_holds);
     backend::backend_for(device).run_chain(chain);
   }
-  // Warnings after the run, under each step's own error state, in call order.
-  for (std::size_t i = 0; i < chain.steps.size(); ++i) {
-    if (!chain.steps[i].fp_found) continue;
+  // Warnings after the run, under each step's own error state, in call order (the steps
+  // after the reduction last: their states follow the others').
+  const std::size_t before = chain.steps.size();
+  for (std::size_t i = 0; i < before + chain.after.size(); ++i) {
+    const backend::ChainStep& s = i < before ? chain.steps[i] : chain.after[i - before];
+    if (!s.fp_found) continue;
     struct Restore {
       ErrState saved;
       ~Restore() { seterr(saved); }
     } restore{seterr(states[i])};
-    report_fp_errors(chain.steps[i].fp_found, fp_op_name(chain.steps[i].op));
+    report_fp_errors(s.fp_found, fp_op_name(s.op));
   }
 }
 
@@ -417,9 +456,12 @@ bool record(backend::ChainStep step, std::span<const DeferredInput> inputs, cons
       std::lock_guard lock(p.state);
       const bool empty = p.chain.steps.empty();
       const bool over_memory = p.made_bytes > dead_memory_limit() && dead_bytes(p) > dead_memory_limit();
-      // (A chain ending in a reduction takes no more steps.)
-      if (empty || (same_run(p, device, context, shape) && !p.chain.reduction && p.chain.steps.size() < kMaxSteps &&
-                    !over_memory && fits(p, touched))) {
+      const bool room = p.chain.steps.size() + p.chain.after.size() < kMaxSteps && !over_memory;
+      // A chain ending in a reduction takes only steps over the reduction's output after it.
+      const bool after = !empty && p.chain.reduction && room && p.device == device && p.chain.context == context &&
+                         fits_after(p, shape, touched);
+      if (empty || after ||
+          (same_run(p, device, context, shape) && !p.chain.reduction && room && fits(p, touched))) {
         if (empty) {
           p.device = device;
           p.chain.shape = shape;
@@ -430,7 +472,7 @@ bool record(backend::ChainStep step, std::span<const DeferredInput> inputs, cons
           p.made.push_back(MadeResult{made.buffer(), result_dtype, owner});
           if (!owner) p.made_bytes += made.buffer()->nbytes();
         }
-        p.chain.steps.push_back(step);
+        (after ? p.chain.after : p.chain.steps).push_back(step);
         for (int k = 0; k < nin; ++k)
           if (views[k]) {
             p.chain.steps.back().in[k].view = static_cast<int>(p.chain.views.size());
@@ -440,7 +482,7 @@ bool record(backend::ChainStep step, std::span<const DeferredInput> inputs, cons
         p.states.push_back(st);
         for (const Access& a : touched) {
           p.held.push_back(HeldUse{*a.buffer, static_cast<const char*>((*a.buffer)->data()) + a.offset, a.irregular});
-          auto [it, added] = p.uses.try_emplace(a.buffer->get(), BufferUse{a.offset, a.irregular, a.write});
+          auto [it, added] = p.uses.try_emplace(a.buffer->get(), BufferUse{a.offset, a.irregular, a.write, 0, after});
           if (!added) {
             it->second.written |= a.write;
             it->second.irregular |= a.irregular;
@@ -506,7 +548,12 @@ bool defer_reduce(ops::ReduceOp op, const ndarray& in, int nreduce, const ndarra
   p.held.push_back(HeldUse{in.buffer(), at, false});
   ++it->second.holds;
   p.held.push_back(HeldUse{out.buffer(), out_at, false});
-  p.uses.emplace(out.buffer().get(), BufferUse{out.offset(), false, true, 1});
+  p.uses.emplace(out.buffer().get(), BufferUse{out.offset(), false, true, 1, true});
+  // Elementwise steps over the output may follow (fits_after) when it is C-ordered.
+  if (out.is_c_contiguous() && out.size() > 0) {
+    p.chain.after_shape = out.shape();
+    p.chain.after_size = out.size();
+  }
   return true;
 }
 

@@ -54,7 +54,8 @@ struct ChainReduction {
   ops::ReduceOp op{};
   ArrayView in{};
   int nreduce = 0;
-  ArrayView out{};
+  ArrayView out{};  // C-contiguous when the chain has steps after the reduction
+  int out_scratch = -1;  // >= 0: no one else holds `out`, and the steps after read it as this slot
 };
 
 struct Chain {
@@ -67,11 +68,24 @@ struct Chain {
   // CUDA backend's: the stream the ops were called on, which the chain then runs on).
   std::shared_ptr<void> context;
   std::optional<ChainReduction> reduction;
+  // Elementwise steps after the reduction, over its output's shape (`after_shape`, C order):
+  // they read the reduction's output, scalars, one-element broadcasts, and C-contiguous
+  // arrays over that shape that no step before the reduction touches, and write new arrays
+  // (or the buffers they and the reduction write). `sqrt` in `sqrt(sum(x**2, axis=-1))`.
+  std::vector<ChainStep> after;
+  Shape after_shape;
+  std::int64_t after_size = 0;
 };
 
 // Turns the scratch slot of the buffer at `data` (if it has one) back into memory: for a
 // run that materialises a reduction's input before reducing it. The slot stays allocated,
 // unused.
 void keep_in_memory(Chain& chain, const void* data);
+
+// Runs the chain's steps after its reduction (Chain::after), once the reduction's output is
+// in memory, as a chain of their own on `be` (fp_found set on chain.after's steps); the
+// reduction's output is read from memory even where it had a scratch slot. Clears nothing.
+class Backend;
+void run_after_steps(Backend& be, Chain& chain);
 
 }  // namespace copper::backend

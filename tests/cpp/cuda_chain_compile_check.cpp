@@ -254,6 +254,34 @@ int main() {
                                    ArrayView{address(f, 3), f, {1 << 12, 8}, {64, 8}}};
     compile_source(cuda::fused_reduction_source(fed, cuda::ReduceShape::rows, cuda::ReduceMode::strided),
                    "k-means distance feeding its sum");
+    // One thread per row (rows_serial): the sum alone; then with the sqrt after it, the sum
+    // in a register (scratch) and then held (stored), the sqrt checked for invalid values;
+    // and rows that do not lie along the innermost axis (positions per element).
+    compile_source(cuda::fused_reduction_source(fed, cuda::ReduceShape::rows_serial, cuda::ReduceMode::strided),
+                   "k-means distance, one thread per row");
+    Chain tailed = fed;
+    tailed.after_shape = {1 << 12, 8};
+    tailed.after_size = 8 << 12;
+    tailed.scratch_itemsize.push_back(8);
+    tailed.reduction->out_scratch = 1;
+    ChainOperand sum_out{address(f, 3), f};
+    sum_out.scratch = 1;
+    tailed.after.push_back(step(ops::UfuncId::sqrt, f, {sum_out}, memory(f, 7)));
+    tailed.after.push_back(step(ops::UfuncId::multiply, f, {memory(f, 7), value(f)}, memory(f, 7)));
+    compile_source(cuda::fused_reduction_source(tailed, cuda::ReduceShape::rows_serial, cuda::ReduceMode::strided),
+                   "k-means distance with its sqrt, the sum in a register");
+    tailed.reduction->out_scratch = -1;
+    tailed.after[0].in[0].scratch = -1;
+    tailed.after[0].fp_mask = 0xf;
+    compile_source(cuda::fused_reduction_source(tailed, cuda::ReduceShape::rows_serial, cuda::ReduceMode::strided),
+                   "k-means distance with its checked sqrt, the sum stored");
+    Chain across = tailed;
+    across.reduction->in = ArrayView{address(f, 4), f, {1 << 12, 16}, {128, 8}};
+    across.reduction->out = ArrayView{address(f, 3), f, {1 << 12}, {8}};
+    across.after_shape = {1 << 12};
+    across.after_size = 1 << 12;
+    compile_source(cuda::fused_reduction_source(across, cuda::ReduceShape::rows_serial, cuda::ReduceMode::contiguous),
+                   "rows across two axes, one thread per row, with steps after");
     Chain many = chain_of(64);
     for (int i = 0; i < 5; ++i) {
       many.views.push_back({8 * (i + 1)});

@@ -226,6 +226,7 @@ void CpuBackend::run_chain(Chain& chain) {
     const ChainReduction& r = *chain.reduction;
     reduce(r.op, r.in, r.nreduce, r.out);
   }
+  run_after_steps(*this, chain);
 }
 
 }  // namespace copper::backend::cpu

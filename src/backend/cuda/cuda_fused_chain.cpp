@@ -95,7 +95,10 @@ std::size_t param_bytes(const Plan& p) {
   return bytes;
 }
 
-Plan make_plan(const Chain& chain, bool fp_ready) {
+// `given` (the steps after a reduction): the reduction's output, whose value the kernel has
+// before the first step: a scratch slot already written, or memory slot 0, stored and not
+// loaded.
+Plan make_plan(const Chain& chain, bool fp_ready, const ChainReduction* given = nullptr) {
   Plan p;
   const std::size_t nsteps = chain.steps.size();
   p.in.resize(nsteps);
@@ -103,6 +106,12 @@ Plan make_plan(const Chain& chain, bool fp_ready) {
   p.checked.resize(nsteps);
   std::vector<DType> scratch_dtype(chain.scratch_itemsize.size(), DType::bool_);
   std::vector<bool> scratch_written(chain.scratch_itemsize.size(), false);
+  if (given && given->out_scratch >= 0) {
+    scratch_dtype[static_cast<std::size_t>(given->out_scratch)] = given->out.dtype;
+    scratch_written[static_cast<std::size_t>(given->out_scratch)] = true;
+  } else if (given) {
+    p.memory.push_back(MemorySlot{given->out.data, given->out.dtype, false, true});
+  }
   // One buffer position read or written as two dtypes (a view of another type) cannot
   // live in one register: such chains run step by step.
   auto memory_ref = [&](const ChainOperand& o, bool write) {
@@ -217,8 +226,10 @@ struct Reduced {
 
 // chain_body: every step at one position, loaded slots by value, stored slots by
 // reference (and, when the chain feeds a reduction, the reduced buffer's final value too).
-std::string body_source(const Chain& chain, const Plan& p, const Reduced* reduced) {
+std::string body_source(const Chain& chain, const Plan& p, const Reduced* reduced, const std::string& prefix = "",
+                        const ChainReduction* given = nullptr) {
   std::string s, params;
+  if (given) params = std::string("const ") + device_type_name(given->out.dtype) + " res";
   auto param = [&](const std::string& decl) { params += (params.empty() ? "" : ", ") + decl; };
   for (std::size_t k = 0; k < p.memory.size(); ++k)
     if (p.memory[k].loaded) param(std::string("const ") + device_type_name(p.memory[k].dtype) + " m" + num(k));
@@ -233,10 +244,12 @@ std::string body_source(const Chain& chain, const Plan& p, const Reduced* reduce
   for (std::size_t i = 0; i < chain.steps.size(); ++i)
     if (p.checked[i]) param("unsigned& f" + num(i));
   if (reduced) param(std::string(device_type_name(reduced->dtype)) + "& red");
-  s += "__device__ __forceinline__ void chain_body(" + params + ") {\n";
+  s += "__device__ __forceinline__ void " + prefix + "chain_body(" + params + ") {\n";
   std::vector<std::string> memory_now(p.memory.size()), scratch_now(chain.scratch_itemsize.size());
   for (std::size_t k = 0; k < p.memory.size(); ++k)
     if (p.memory[k].loaded) memory_now[k] = "m" + num(k);
+  if (given && given->out_scratch >= 0) scratch_now[static_cast<std::size_t>(given->out_scratch)] = "res";
+  else if (given) memory_now[0] = "res";
   for (std::size_t i = 0; i < chain.steps.size(); ++i) {
     const ChainStep& st = chain.steps[i];
     std::string a[3], args;
@@ -279,48 +292,64 @@ std::string fp_includes(const Plan& p) {
 }
 
 // chain_body's arguments, with `load(k)` and `store(k)` naming memory slot k's element.
+// `prefix` names the body and the kernel's variables of a second chain in one kernel (the
+// steps after a reduction: "a"); `given` is the value their body starts from.
 template <class Load, class Store> std::string body_call(const Chain& chain, const Plan& p, Load load, Store store,
-                                                         const char* reduced = nullptr) {
+                                                         const char* reduced = nullptr, const std::string& prefix = "",
+                                                         const char* given = nullptr) {
   std::string a;
   auto arg = [&](const std::string& x) { a += (a.empty() ? "" : ", ") + x; };
+  if (given) arg(given);
   for (std::size_t k = 0; k < p.memory.size(); ++k)
     if (p.memory[k].loaded) arg(load(k));
   for (std::size_t k = 0; k < p.memory.size(); ++k)
     if (p.memory[k].stored) arg(store(k));
-  for (std::size_t k = 0; k < p.broadcasts.size(); ++k) arg("b" + num(k));
-  for (std::size_t k = 0; k < p.gathers.size(); ++k) arg("g" + num(k));
-  for (std::size_t k = 0; k < p.values.size(); ++k) arg("v" + num(k));
+  for (std::size_t k = 0; k < p.broadcasts.size(); ++k) arg(prefix + "b" + num(k));
+  for (std::size_t k = 0; k < p.gathers.size(); ++k) arg(prefix + "g" + num(k));
+  for (std::size_t k = 0; k < p.values.size(); ++k) arg(prefix + "v" + num(k));
   for (std::size_t i = 0; i < chain.steps.size(); ++i)
-    if (p.checked[i]) arg("f" + num(i));
+    if (p.checked[i]) arg(prefix + "f" + num(i));
   if (reduced) arg(reduced);
-  return "chain_body(" + a + ")";
+  return prefix + "chain_body(" + a + ")";
 }
 
 // The kernel parameters after the position count (elementwise) or the ReduceParams (a fed
 // reduction): memory slots, broadcast elements, values, errstate's slots and masks.
-std::string chain_kernel_params(const Chain& chain, const Plan& p) {
+std::string chain_kernel_params(const Chain& chain, const Plan& p, const std::string& prefix = "") {
   std::string kparams;
-  for (std::size_t k = 0; k < p.memory.size(); ++k) kparams += ", char* p" + num(k);
-  for (std::size_t k = 0; k < p.broadcasts.size(); ++k) kparams += ", const char* q" + num(k);
-  for (std::size_t k = 0; k < p.gathers.size(); ++k) kparams += ", const char* r" + num(k);
+  for (std::size_t k = 0; k < p.memory.size(); ++k) kparams += ", char* " + prefix + "p" + num(k);
+  for (std::size_t k = 0; k < p.broadcasts.size(); ++k) kparams += ", const char* " + prefix + "q" + num(k);
+  for (std::size_t k = 0; k < p.gathers.size(); ++k) kparams += ", const char* " + prefix + "r" + num(k);
   for (std::size_t k = 0; k < p.values.size(); ++k)
-    kparams += ", const " + std::string(device_type_name(p.value_dtypes[k])) + " v" + num(k);
+    kparams += ", const " + std::string(device_type_name(p.value_dtypes[k])) + " " + prefix + "v" + num(k);
   if (!p.gathers.empty())
-    kparams += ", const __grid_constant__ copper::kern::StridedLayout<" + num(p.gathers.size()) + "> gl";
+    kparams += ", const __grid_constant__ copper::kern::StridedLayout<" + num(p.gathers.size()) + "> " + prefix + "gl";
   if (p.any_checked) {
-    kparams += ", unsigned* fp_word, copper::kern::FpErrorRecord* fp_record";
+    kparams += ", unsigned* " + prefix + "fp_word, copper::kern::FpErrorRecord* " + prefix + "fp_record";
     for (std::size_t i = 0; i < chain.steps.size(); ++i)
-      if (p.checked[i]) kparams += ", unsigned mask" + num(i);
+      if (p.checked[i]) kparams += ", unsigned " + prefix + "mask" + num(i);
   }
   return kparams;
 }
 
-std::string record_flags(const Chain& chain, const Plan& p, const std::string& prefix) {
+// `flags` prefixes the flag variables (a member of the feed: "feed."), `prefix` the kernel's
+// parameters (see body_call).
+std::string record_flags(const Chain& chain, const Plan& p, const std::string& flags, const std::string& prefix = "") {
   std::string s;
   for (std::size_t i = 0; i < chain.steps.size(); ++i)
     if (p.checked[i])
-      s += "  record_fp_errors(fp_word, fp_record, " + prefix + "f" + num(i) + " & mask" + num(i) + ", " +
-           num(static_cast<std::size_t>(chain.steps[i].op)) + "u);\n";
+      s += "  record_fp_errors(" + prefix + "fp_word, " + prefix + "fp_record, " + flags + prefix + "f" + num(i) +
+           " & " + prefix + "mask" + num(i) + ", " + num(static_cast<std::size_t>(chain.steps[i].op)) + "u);\n";
+  return s;
+}
+
+// Declares g0, g1, ...: view k's element at byte offset `offset(k)` from its base.
+template <class Offset> std::string gather_reads(const Plan& p, Offset offset) {
+  std::string s;
+  for (std::size_t k = 0; k < p.gathers.size(); ++k) {
+    const std::string T = device_type_name(p.gathers[k].dtype);
+    s += " const " + T + " g" + num(k) + " = *reinterpret_cast<const " + T + "*>(r" + num(k) + " + " + offset(k) + ");";
+  }
   return s;
 }
 
@@ -329,11 +358,7 @@ std::string record_flags(const Chain& chain, const Plan& p, const std::string& p
 std::string gather_loads(const Plan& p, const std::string& pos, const std::string& layout) {
   if (p.gathers.empty()) return "";
   std::string s = "long long go[" + num(p.gathers.size()) + "]; copper::kern::offsets(" + layout + ", " + pos + ", go);";
-  for (std::size_t k = 0; k < p.gathers.size(); ++k) {
-    const std::string T = device_type_name(p.gathers[k].dtype);
-    s += " const " + T + " g" + num(k) + " = *reinterpret_cast<const " + T + "*>(r" + num(k) + " + go[" + num(k) + "]);";
-  }
-  return s + " ";
+  return s + gather_reads(p, [](std::size_t k) { return "go[" + num(k) + "]"; }) + " ";
 }
 
 std::string make_source(const Chain& chain, const Plan& p) {
@@ -474,6 +499,131 @@ std::string make_feed_source(const Chain& chain, const Plan& p, const Reduced& r
     if (p.checked[i]) s += "  feed.f" + num(i) + " = 0;\n";
   s += "  " + reduce_template_call(shape, mode, "copper_reduce", "feed") + "\n";
   s += record_flags(chain, p, "feed.");
+  s += "}\n";
+  return s;
+}
+
+// The steps after the chain's reduction as a chain of their own over its output (the
+// reduction's output given, see make_plan), for one kernel with the fed reduction.
+struct Tail {
+  Chain chain;
+  Plan plan;
+};
+std::optional<Tail> tail_of(const Chain& chain, bool fp_ready) {
+  if (chain.after.empty() || !chain.reduction) return std::nullopt;
+  Tail t;
+  t.chain.shape = chain.after_shape;
+  t.chain.size = chain.after_size;
+  t.chain.steps = chain.after;
+  t.chain.scratch_itemsize = chain.scratch_itemsize;
+  t.plan = make_plan(t.chain, fp_ready, &*chain.reduction);
+  t.plan.vec = 1;
+  if (!t.plan.fusable || !t.plan.gathers.empty()) return std::nullopt;
+  return t;
+}
+
+// Whether a serial fed reduction's rows lie along the chain's innermost axis (one reduced
+// axis of unit stride, as long as that axis): a view's element j of a row is then its
+// element 0 plus j times its innermost stride, with no division per element.
+bool rows_along_inner_axis(const Chain& chain) {
+  const ChainReduction& r = *chain.reduction;
+  return r.nreduce == 1 && !r.in.shape.empty() && !chain.shape.empty() &&
+         r.in.strides.back() == itemsize(r.in.dtype) && r.in.shape.back() == chain.shape.back();
+}
+
+// Elements per output of the chain's reduction.
+std::int64_t serial_row_length(const Chain& chain) {
+  const ChainReduction& r = *chain.reduction;
+  std::int64_t n = 1;
+  for (std::size_t d = r.in.shape.size() - static_cast<std::size_t>(r.nreduce); d < r.in.shape.size(); ++d)
+    n *= r.in.shape[d];
+  return n;
+}
+
+// ReduceShape::rows_serial, for a fed reduction whose rows the eager rows shape gives one
+// lane each (short rows: launch_reduce): one thread per output folds its row's elements in
+// index order, as that lane does, each computed by the chain's steps at its position; then
+// the steps after the reduction (`tail`) run on the result at the output's position, so
+// `sqrt(sum((a - b)**2, axis=-1))` writes only the sqrt (and the sum only if someone holds
+// it). Kernel parameters: ReduceParams, origin, the chain's, each view's innermost stride,
+// the tail's (prefixed "a").
+std::string make_serial_feed_source(const Chain& chain, const Plan& p, const Reduced& reduced, ops::ReduceOp op,
+                                    DType out, const Tail* tail) {
+  const std::string In = device_type_name(reduced.dtype), Out = device_type_name(out);
+  std::string s = reduce_source_head() + fp_includes(p) + (tail && !p.any_checked ? fp_includes(tail->plan) : "") +
+                  body_source(chain, p, &reduced);
+  if (tail) s += body_source(tail->chain, tail->plan, nullptr, "a", &*chain.reduction);
+  s += reducer_typedefs("copper_reduce", op, reduced.dtype, out);
+  std::string params = "const copper::kern::ReduceParams p, const char* origin" + chain_kernel_params(chain, p);
+  for (std::size_t k = 0; k < p.gathers.size(); ++k) params += ", const long long gs" + num(k);
+  if (tail) params += chain_kernel_params(tail->chain, tail->plan, "a");
+  s += std::string("extern \"C\" __global__ void __launch_bounds__(256) ") + kReduceMainEntry + "(" + params + ") {\n";
+  s += "  using namespace copper::kern;\n  typedef copper_reduce::R R;\n";
+  s += p.index32 ? "  typedef unsigned I;\n" : "  typedef long long I;\n";
+  auto broadcasts = [&](const Plan& q, const std::string& prefix) {
+    for (std::size_t k = 0; k < q.broadcasts.size(); ++k) {
+      const std::string T = device_type_name(q.broadcasts[k]->dtype);
+      s += "  const " + T + " " + prefix + "b" + num(k) + " = *reinterpret_cast<const " + T + "*>(" + prefix + "q" +
+           num(k) + ");\n";
+    }
+  };
+  auto flags = [&](const Chain& c, const Plan& q, const std::string& prefix) {
+    for (std::size_t i = 0; i < c.steps.size(); ++i)
+      if (q.checked[i]) s += "  unsigned " + prefix + "f" + num(i) + " = 0;\n";
+  };
+  broadcasts(p, "");
+  flags(chain, p, "");
+  if (tail) {
+    broadcasts(tail->plan, "a");
+    flags(tail->chain, tail->plan, "a");
+  }
+  const bool along = rows_along_inner_axis(chain);
+  // The row length is a constant of the kernel (at most 32 here: launch_reduce), so the
+  // row's loop unrolls and each view's offsets along it are constants times its stride.
+  s += "  constexpr long long nred = " + num(static_cast<std::size_t>(serial_row_length(chain))) + ";\n";
+  s += "  const long long rstep = p.red_stride / static_cast<long long>(sizeof(" + In + "));\n";
+  s += "  for (long long c = blockIdx.x * 256LL + threadIdx.x; c < p.nout; c += gridDim.x * 256LL) {\n"
+       "    long long in_off, out_off;\n    kept_offsets(p, c, in_off, out_off);\n"
+       "    const long long i0 = (p.in + in_off - origin) / static_cast<long long>(sizeof(" +
+       In + "));\n";
+  if (along && !p.gathers.empty())
+    s += "    long long go[" + num(p.gathers.size()) + "];\n    offsets(gl, static_cast<I>(i0), go);\n";
+  s += "    R::State st = R::init();\n#pragma unroll\n    for (long long j = 0; j < nred; ++j) {\n"
+       "      const long long i = i0 + j * rstep;\n";
+  if (along) {
+    if (!p.gathers.empty()) s += "     " + gather_reads(p, [](std::size_t k) { return "go[" + num(k) + "] + j * gs" + num(k); }) + "\n";
+  } else {
+    s += "      " + gather_loads(p, "static_cast<I>(i)", "gl") + "\n";
+  }
+  auto element = [&](const Plan& q, std::size_t k, const std::string& base, const std::string& at, bool write) {
+    const std::string T = device_type_name(q.memory[k].dtype);
+    return std::string("reinterpret_cast<") + (write ? "" : "const ") + T + "*>(" + base + num(k) + ")[" + at + "]";
+  };
+  for (std::size_t k = 0; k < p.memory.size(); ++k)
+    if (p.memory[k].stored) s += "      " + std::string(device_type_name(p.memory[k].dtype)) + " s" + num(k) + ";\n";
+  s += "      " + In + " red;\n      " +
+       body_call(chain, p, [&](std::size_t k) { return element(p, k, "p", "i", false); },
+                 [](std::size_t k) { return "s" + num(k); }, "red") +
+       ";\n";
+  for (std::size_t k = 0; k < p.memory.size(); ++k)
+    if (p.memory[k].stored) s += "      " + element(p, k, "p", "i", true) + " = s" + num(k) + ";\n";
+  s += "      R::fold(st, red, j);\n    }\n    const " + Out + " res = R::result(st);\n";
+  if (tail) {
+    const Plan& q = tail->plan;
+    s += "    const long long o = out_off / static_cast<long long>(sizeof(" + Out + "));\n";
+    for (std::size_t k = 0; k < q.memory.size(); ++k)
+      if (q.memory[k].stored) s += "    " + std::string(device_type_name(q.memory[k].dtype)) + " as" + num(k) + ";\n";
+    s += "    " +
+         body_call(tail->chain, q, [&](std::size_t k) { return element(q, k, "ap", "o", false); },
+                   [](std::size_t k) { return "as" + num(k); }, nullptr, "a", "res") +
+         ";\n";
+    for (std::size_t k = 0; k < q.memory.size(); ++k)
+      if (q.memory[k].stored) s += "    " + element(q, k, "ap", "o", true) + " = as" + num(k) + ";\n";
+  } else {
+    s += "    *reinterpret_cast<" + Out + "*>(p.out + out_off) = res;\n";
+  }
+  s += "  }\n" + record_flags(chain, p, "");
+  if (tail) s += record_flags(tail->chain, tail->plan, "", "a");
   s += "}\n";
   return s;
 }
@@ -765,8 +915,13 @@ class StreamScope {
 std::string fused_reduction_source(const Chain& chain, ReduceShape shape, ReduceMode mode, bool fp_ready) {
   const Plan p = make_feed_plan(chain, fp_ready);
   const std::optional<Reduced> reduced = reduced_of(chain, p);
-  return reduced ? make_feed_source(chain, p, *reduced, chain.reduction->op, chain.reduction->out.dtype, shape, mode)
-                 : std::string();
+  if (!reduced) return std::string();
+  if (shape == ReduceShape::rows_serial) {
+    const std::optional<Tail> tail = tail_of(chain, fp_ready);
+    return make_serial_feed_source(chain, p, *reduced, chain.reduction->op, chain.reduction->out.dtype,
+                                   tail ? &*tail : nullptr);
+  }
+  return make_feed_source(chain, p, *reduced, chain.reduction->op, chain.reduction->out.dtype, shape, mode);
 }
 
 std::string fused_chain_source(const Chain& chain, bool fp_ready) {
@@ -806,29 +961,55 @@ void run_elementwise(CudaBackend& be, Chain& chain, bool fp_ready) {
 
 // The chain's reduction with the steps computing its input (make_feed_source); false, having
 // run nothing, when that kernel is not ready or the chain does not fit one.
-bool run_fed_reduction(int device, const Chain& chain, bool fp_ready) {
+// `after_done`: the kernel also ran the steps after the reduction (rows_serial with a tail).
+bool run_fed_reduction(int device, const Chain& chain, bool fp_ready, bool& after_done) {
   const ChainReduction& r = *chain.reduction;
   const Plan p = make_feed_plan(chain, fp_ready);
   const std::optional<Reduced> reduced = reduced_of(chain, p);
   if (!reduced) return false;
+  std::optional<Tail> tail = tail_of(chain, fp_ready);
+  if (tail && param_bytes(p) + sizeof(ReduceParams) + 8 * (1 + p.gathers.size()) + param_bytes(tail->plan) > 4000)
+    tail.reset();
   const std::string structure = structure_of(chain, p);
+  const bool along = rows_along_inner_axis(chain);
+  bool serial = false;
   ReduceFeed feed;
+  feed.serial_rows = true;
   feed.kernel = [&](ReduceShape shape, ReduceMode mode) {
+    serial = shape == ReduceShape::rows_serial;
     std::string key = structure;
     for (unsigned v : {static_cast<unsigned>(reduced->ref.from), static_cast<unsigned>(reduced->ref.index),
                        static_cast<unsigned>(r.op), static_cast<unsigned>(r.out.dtype), static_cast<unsigned>(shape),
                        static_cast<unsigned>(mode), static_cast<unsigned>(device)})
       key.push_back(static_cast<char>(v));
     key += "reduce";
+    if (serial) {
+      key.push_back(static_cast<char>(along));
+      key.push_back(static_cast<char>(serial_row_length(chain)));  // at most 32
+      if (tail) key += "after" + structure_of(tail->chain, tail->plan);
+    }
     return structure_kernel(
-        device, std::move(key), [&] { return make_feed_source(chain, p, *reduced, r.op, r.out.dtype, shape, mode); },
+        device, std::move(key),
+        [&] {
+          return serial ? make_serial_feed_source(chain, p, *reduced, r.op, r.out.dtype, tail ? &*tail : nullptr)
+                        : make_feed_source(chain, p, *reduced, r.op, r.out.dtype, shape, mode);
+        },
         kReduceMainEntry);
   };
+  // Arguments past those a kernel declares are not read: the serial kernel's extra ones
+  // (each view's innermost stride, the tail's) go last.
   const void* origin = r.in.data;
   feed.args.push_back(&origin);
-  ChainArgs storage;
+  ChainArgs storage, tail_storage;
   append_chain_args(device, chain, p, storage, feed.args);
-  return launch_reduce(device, r.op, r.in, r.nreduce, r.out, &feed);
+  std::vector<long long> inner_strides;
+  inner_strides.reserve(p.gathers.size());
+  for (const GatherSlot& g : p.gathers) inner_strides.push_back(chain.views[static_cast<std::size_t>(g.view)].back());
+  for (long long& st : inner_strides) feed.args.push_back(&st);
+  if (tail) append_chain_args(device, tail->chain, tail->plan, tail_storage, feed.args);
+  const bool ran = launch_reduce(device, r.op, r.in, r.nreduce, r.out, &feed);
+  after_done = ran && serial && tail;
+  return ran;
 }
 
 }  // namespace
@@ -837,18 +1018,23 @@ void CudaBackend::run_chain(Chain& chain) {
   if (chain.steps.empty() || chain.size == 0) return;
   make_current(index_);
   StreamScope stream(index_, chain.context);
-  const bool watched = std::any_of(chain.steps.begin(), chain.steps.end(), [](const ChainStep& s) { return s.fp_mask; });
+  auto watches = [](const ChainStep& s) { return s.fp_mask != 0; };
+  const bool watched = std::any_of(chain.steps.begin(), chain.steps.end(), watches) ||
+                       std::any_of(chain.after.begin(), chain.after.end(), watches);
   const bool fp_ready = watched && fp_error_slots_ready(index_);
   if (!chain.reduction) {
     run_elementwise(*this, chain, fp_ready);
     return;
   }
-  if (run_fed_reduction(index_, chain, fp_ready)) return;
-  // Not fused (yet): the reduction's input goes through memory.
-  keep_in_memory(chain, chain.reduction->in.data);
-  run_elementwise(*this, chain, fp_ready);
-  const ChainReduction& r = *chain.reduction;
-  reduce(r.op, r.in, r.nreduce, r.out);
+  bool after_done = false;
+  if (!run_fed_reduction(index_, chain, fp_ready, after_done)) {
+    // Not fused (yet): the reduction's input goes through memory.
+    keep_in_memory(chain, chain.reduction->in.data);
+    run_elementwise(*this, chain, fp_ready);
+    const ChainReduction& r = *chain.reduction;
+    reduce(r.op, r.in, r.nreduce, r.out);
+  }
+  if (!after_done) run_after_steps(*this, chain);
 }
 
 }  // namespace copper::backend::cuda

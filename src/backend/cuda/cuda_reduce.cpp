@@ -197,6 +197,10 @@ bool launch_reduce(int device, ops::ReduceOp op, const ArrayView& in, int nreduc
       shape = ReduceShape::rows_tile;
     }
   }
+  // A feed's rows of one lane each (see below) go one thread per row, in the same order.
+  if (feed && feed->serial_rows && shape == ReduceShape::rows && nred > 0 && mode != ReduceMode::general &&
+      pow2_at_least(ceil_div(nred, tile_order ? 16 : 2 * vec), 32) == 1)
+    shape = ReduceShape::rows_serial;
   const CUfunction main =
       feed ? feed->kernel(shape, mode)
            : get_kernel(
@@ -211,7 +215,10 @@ bool launch_reduce(int device, ops::ReduceOp op, const ArrayView& in, int nreduc
 
   int64_t blocks = 0;  // blocks the main kernel's work divides into
   int fin_group = 1;   // lanes per output in reduce_finalize
-  if (shape == ReduceShape::rows) {
+  if (shape == ReduceShape::rows_serial) {
+    p.group = 1;
+    blocks = ceil_div(nout, kReduceBlock);
+  } else if (shape == ReduceShape::rows) {
     // G lanes per row, about two vectors (or two elements) per lane.
     p.group = nred == 0 ? 1 : pow2_at_least(ceil_div(nred, tile_order ? 16 : 2 * vec), 32);
     blocks = ceil_div(nout, kReduceBlock / p.group);

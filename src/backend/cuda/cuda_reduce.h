@@ -20,6 +20,7 @@ enum class ReduceShape : std::uint8_t {
   cols_vec = 3,   // cols with V = 16 / itemsize adjacent outputs per thread, 16-byte loads
   rows_tile = 4,  // short packed contiguous rows staged through shared memory
   cols_deep = 5,  // cols_vec over many rows: eight rows in flight, rows split in one wave
+  rows_serial = 6,  // fed reductions only: one thread per output, its row in index order
 };
 // How a kernel addresses the reduced elements of one output.
 enum class ReduceMode : std::uint8_t {
@@ -111,6 +112,9 @@ inline std::string reduce_finalize_source(ops::ReduceOp op, DType in, DType out)
 struct ReduceFeed {
   std::function<CUfunction(ReduceShape, ReduceMode)> kernel;
   std::vector<void*> args;
+  // The feed makes rows_serial kernels: launch_reduce picks that shape where the rows
+  // shape would give each row one lane (the same fold order).
+  bool serial_rows = false;
 };
 
 // CudaBackend::reduce on `device` (in.data, out.data and the current stream there), its

@@ -44,6 +44,7 @@ std::pair<const char*, const char*> shape_function(ReduceShape shape) {
     case ReduceShape::cols_vec: return {"reduce_cols_vec", ""};
     case ReduceShape::rows_tile: return {"reduce_rows_tile", ""};
     case ReduceShape::cols_deep: return {"reduce_cols_vec", ", true"};
+    case ReduceShape::rows_serial: break;  // generated with its feed (cuda_fused_chain.cpp)
   }
   throw RuntimeError("CudaBackend::reduce: unknown kernel shape");
 }
