@@ -19,8 +19,8 @@
 
 namespace copper {
 
-// On or off for the whole process; the default comes from COPPER_FUSION (1 = on; off
-// when unset, while fusion is young). Turning it off runs what is pending.
+// On or off for the whole process; on by default, off when COPPER_FUSION=0. Turning it
+// off runs what is pending.
 void set_fusion(bool on);
 bool fusion_enabled();
 // Runs every deferred op now.

@@ -7,8 +7,8 @@ namespace copper::python {
 
 void bind_deferred(nb::module_& m) {
   m.def("set_fusion", &set_fusion, nb::arg("on"),
-        "Turns automatic fusion of elementwise ops on or off for the process (default: the "
-        "COPPER_FUSION environment variable, 1 = on). Turning it off runs what is pending.");
+        "Turns automatic fusion of elementwise ops on or off for the process (default: on, "
+        "off when the COPPER_FUSION environment variable is 0). Turning it off runs what is pending.");
   m.def("fusion_enabled", &fusion_enabled, "Whether automatic fusion is on.");
   m.def("run_deferred", &run_deferred, "Runs every deferred elementwise op now.");
   m.def("_deferred_ops", &deferred_ops, "How many elementwise ops are waiting (tests).");

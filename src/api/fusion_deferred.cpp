@@ -40,9 +40,10 @@ std::size_t dead_memory_limit() {
   return limit;
 }
 
+// On unless COPPER_FUSION=0.
 bool fusion_from_environment() {
   const char* v = std::getenv("COPPER_FUSION");
-  return v && std::string_view(v) == "1";
+  return !(v && std::string_view(v) == "0");
 }
 
 std::atomic<bool> enabled{fusion_from_environment()};
