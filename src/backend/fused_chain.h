@@ -82,9 +82,13 @@ struct Chain {
 // unused.
 void keep_in_memory(Chain& chain, const void* data);
 
-// Runs the chain's steps after its reduction (Chain::after), once the reduction's output is
-// in memory, as a chain of their own on `be` (fp_found set on chain.after's steps); the
-// reduction's output is read from memory even where it had a scratch slot. Clears nothing.
+// The chain's steps after its reduction (Chain::after) as a chain of their own over the
+// reduction's output (the scratch slots numbered as in `chain`).
+Chain after_chain(const Chain& chain);
+
+// Runs the chain's steps after its reduction, once the reduction's output is in memory, as
+// a chain of their own on `be` (fp_found set on chain.after's steps); the reduction's output
+// is read from memory even where it had a scratch slot.
 class Backend;
 void run_after_steps(Backend& be, Chain& chain);
 

@@ -38,6 +38,9 @@ constexpr unsigned kBlock = 256;
 constexpr std::size_t kMaxMemo = 4096;
 // Steps x positions per thread past which the vector width halves (see make_plan).
 constexpr std::size_t kMaxUnrolledSteps = 64;
+// Kernel parameter bytes a generated kernel may take; a chain that needs more runs step by
+// step (or, for the steps after a reduction, as a chain of their own).
+constexpr std::size_t kMaxParamBytes = 4000;
 // Distinct strided views a chain kernel reads (each one more row of strides in the
 // kernel's StridedLayout); chains with more run step by step.
 constexpr std::size_t kMaxGathers = 4;
@@ -179,7 +182,7 @@ Plan make_plan(const Chain& chain, bool fp_ready, const ChainReduction* given = 
          }))
     p.vec /= 2;
   p.index32 = fits_index32(chain.size);
-  if (param_bytes(p) > 4000 || p.gathers.size() > kMaxGathers ||
+  if (param_bytes(p) > kMaxParamBytes || p.gathers.size() > kMaxGathers ||
       (!p.gathers.empty() && chain.shape.size() > static_cast<std::size_t>(kMaxDims)))
     p.fusable = false;
   return p;
@@ -512,10 +515,7 @@ struct Tail {
 std::optional<Tail> tail_of(const Chain& chain, bool fp_ready) {
   if (chain.after.empty() || !chain.reduction) return std::nullopt;
   Tail t;
-  t.chain.shape = chain.after_shape;
-  t.chain.size = chain.after_size;
-  t.chain.steps = chain.after;
-  t.chain.scratch_itemsize = chain.scratch_itemsize;
+  t.chain = after_chain(chain);
   t.plan = make_plan(t.chain, fp_ready, &*chain.reduction);
   t.plan.vec = 1;
   if (!t.plan.fusable || !t.plan.gathers.empty()) return std::nullopt;
@@ -581,15 +581,16 @@ std::string make_serial_feed_source(const Chain& chain, const Plan& p, const Red
   // The row length is a constant of the kernel (at most 32 here: launch_reduce), so the
   // row's loop unrolls and each view's offsets along it are constants times its stride.
   s += "  constexpr long long nred = " + num(static_cast<std::size_t>(serial_row_length(chain))) + ";\n";
-  s += "  const long long rstep = p.red_stride / static_cast<long long>(sizeof(" + In + "));\n";
   s += "  for (long long c = blockIdx.x * 256LL + threadIdx.x; c < p.nout; c += gridDim.x * 256LL) {\n"
        "    long long in_off, out_off;\n    kept_offsets(p, c, in_off, out_off);\n"
        "    const long long i0 = (p.in + in_off - origin) / static_cast<long long>(sizeof(" +
        In + "));\n";
   if (along && !p.gathers.empty())
     s += "    long long go[" + num(p.gathers.size()) + "];\n    offsets(gl, static_cast<I>(i0), go);\n";
-  s += "    R::State st = R::init();\n#pragma unroll\n    for (long long j = 0; j < nred; ++j) {\n"
-       "      const long long i = i0 + j * rstep;\n";
+  s += "    R::State st = R::init();\n#pragma unroll\n    for (long long j = 0; j < nred; ++j) {\n";
+  // Position i: for memory slots, and for views where the row does not lie along the innermost axis.
+  if (!p.memory.empty() || (!along && !p.gathers.empty()))
+    s += "      const long long i = i0 + j * (p.red_stride / static_cast<long long>(sizeof(" + In + ")));\n";
   if (along) {
     if (!p.gathers.empty()) s += "     " + gather_reads(p, [](std::size_t k) { return "go[" + num(k) + "] + j * gs" + num(k); }) + "\n";
   } else {
@@ -633,7 +634,7 @@ std::string make_serial_feed_source(const Chain& chain, const Plan& p, const Red
 // for vectors of that many elements (and the input's position for 16 bytes), else 1.
 Plan make_feed_plan(const Chain& chain, bool fp_ready) {
   Plan p = make_plan(chain, fp_ready);
-  if (param_bytes(p) + sizeof(ReduceParams) + 8 > 4000) p.fusable = false;
+  if (param_bytes(p) + sizeof(ReduceParams) + 8 > kMaxParamBytes) p.fusable = false;
   p.vec = 1;
   if (!chain.reduction) return p;
   const std::size_t isz = static_cast<std::size_t>(itemsize(chain.reduction->in.dtype));
@@ -968,7 +969,8 @@ bool run_fed_reduction(int device, const Chain& chain, bool fp_ready, bool& afte
   const std::optional<Reduced> reduced = reduced_of(chain, p);
   if (!reduced) return false;
   std::optional<Tail> tail = tail_of(chain, fp_ready);
-  if (tail && param_bytes(p) + sizeof(ReduceParams) + 8 * (1 + p.gathers.size()) + param_bytes(tail->plan) > 4000)
+  if (tail && param_bytes(p) + sizeof(ReduceParams) + 8 * (1 + p.gathers.size()) + param_bytes(tail->plan) >
+                  kMaxParamBytes)
     tail.reset();
   const std::string structure = structure_of(chain, p);
   const bool along = rows_along_inner_axis(chain);
