@@ -531,6 +531,58 @@ bool rows_along_inner_axis(const Chain& chain) {
          r.in.strides.back() == itemsize(r.in.dtype) && r.in.shape.back() == chain.shape.back();
 }
 
+// The gathered views over the chain's shape less its innermost axis, collapsed: where a serial
+// reduction's rows lie along that axis (rows_along_inner_axis), row q starts at offsets(rows, q),
+// with one division per outer axis instead of one per axis of the whole chain.
+CollapsedLayout row_layout(const Chain& chain, const Plan& p) {
+  const Shape outer(chain.shape.begin(), chain.shape.end() - 1);
+  std::vector<Strides> strides;
+  strides.reserve(p.gathers.size());
+  for (const GatherSlot& g : p.gathers) {
+    const Strides& v = chain.views[static_cast<std::size_t>(g.view)];
+    strides.emplace_back(v.begin(), v.end() - 1);
+  }
+  std::vector<const Strides*> ptrs;
+  for (const Strides& st : strides) ptrs.push_back(&st);
+  return collapse(outer, ptrs);
+}
+
+// Bytes of the serial kernel's parameters past the chain's own: origin, each view's innermost
+// stride and the tail's.
+std::size_t serial_extra_bytes(const Plan& p, const Tail* tail) {
+  return 8 * (1 + p.gathers.size()) + (tail ? param_bytes(tail->plan) : 0);
+}
+
+// row_layout's ndim where the serial kernel takes that layout (rows along the innermost axis,
+// views gathered, room among the parameters), else -1.
+int serial_row_ndim(const Chain& chain, const Plan& p, const Tail* tail) {
+  if (p.gathers.empty() || !rows_along_inner_axis(chain)) return -1;
+  const std::size_t layout_bytes = sizeof(StridedLayoutParam<1>) + (p.gathers.size() - 1) * 8 * kMaxDims;
+  if (param_bytes(p) + sizeof(ReduceParams) + serial_extra_bytes(p, tail) + layout_bytes > kMaxParamBytes) return -1;
+  const std::size_t ndim = row_layout(chain, p).shape.size();
+  return ndim <= static_cast<std::size_t>(kMaxDims) ? static_cast<int>(ndim) : -1;
+}
+
+// Whether `v` lays its elements out in C order with no gaps (size-1 axes aside).
+bool c_ordered(const ArrayView& v) {
+  std::int64_t expect = itemsize(v.dtype);
+  for (std::size_t d = v.shape.size(); d-- > 0;) {
+    if (v.shape[d] == 1) continue;
+    if (v.strides[d] != expect) return false;
+    expect *= v.shape[d];
+  }
+  return true;
+}
+
+// Whether a serial kernel with the row layout may take output c as the chain's row c and
+// the output's element c: the reduction's input in C order from the chain's first position,
+// its output C-contiguous over the input's other axes, positions in 32 bits.
+bool serial_direct(const Chain& chain, const Plan& p, int row_ndim) {
+  const ChainReduction& r = *chain.reduction;
+  return row_ndim >= 0 && p.index32 && r.in.data != nullptr && c_ordered(r.in) && c_ordered(r.out) &&
+         r.out.shape == Shape(r.in.shape.begin(), r.in.shape.end() - 1);
+}
+
 // Elements per output of the chain's reduction.
 std::int64_t serial_row_length(const Chain& chain) {
   const ChainReduction& r = *chain.reduction;
@@ -546,9 +598,12 @@ std::int64_t serial_row_length(const Chain& chain) {
 // the steps after the reduction (`tail`) run on the result at the output's position, so
 // `sqrt(sum((a - b)**2, axis=-1))` writes only the sqrt (and the sum only if someone holds
 // it). Kernel parameters: ReduceParams, origin, the chain's, each view's innermost stride,
-// the tail's (prefixed "a").
+// the row layout `rl` where `row_ndim` >= 0 (row_layout, that many dimensions), the tail's
+// (prefixed "a"). `direct` (serial_direct): output c is row c of the chain and element c of
+// the output, so no offsets are derived from ReduceParams, and each thread takes several
+// rows at once, their views' elements loaded before any is used.
 std::string make_serial_feed_source(const Chain& chain, const Plan& p, const Reduced& reduced, ops::ReduceOp op,
-                                    DType out, const Tail* tail) {
+                                    DType out, const Tail* tail, int row_ndim, bool direct) {
   const std::string In = device_type_name(reduced.dtype), Out = device_type_name(out);
   std::string s = reduce_source_head() + fp_includes(p) + (tail && !p.any_checked ? fp_includes(tail->plan) : "") +
                   body_source(chain, p, &reduced);
@@ -556,6 +611,9 @@ std::string make_serial_feed_source(const Chain& chain, const Plan& p, const Red
   s += reducer_typedefs("copper_reduce", op, reduced.dtype, out);
   std::string params = "const copper::kern::ReduceParams p, const char* origin" + chain_kernel_params(chain, p);
   for (std::size_t k = 0; k < p.gathers.size(); ++k) params += ", const long long gs" + num(k);
+  const bool along = rows_along_inner_axis(chain);
+  const bool rows = along && !p.gathers.empty() && row_ndim >= 0;
+  if (rows) params += ", const __grid_constant__ copper::kern::StridedLayout<" + num(p.gathers.size()) + "> rl";
   if (tail) params += chain_kernel_params(tail->chain, tail->plan, "a");
   s += std::string("extern \"C\" __global__ void __launch_bounds__(256) ") + kReduceMainEntry + "(" + params + ") {\n";
   s += "  using namespace copper::kern;\n  typedef copper_reduce::R R;\n";
@@ -577,17 +635,81 @@ std::string make_serial_feed_source(const Chain& chain, const Plan& p, const Red
     broadcasts(tail->plan, "a");
     flags(tail->chain, tail->plan, "a");
   }
-  const bool along = rows_along_inner_axis(chain);
   // The row length is a constant of the kernel (at most 32 here: launch_reduce), so the
   // row's loop unrolls and each view's offsets along it are constants times its stride.
-  s += "  constexpr long long nred = " + num(static_cast<std::size_t>(serial_row_length(chain))) + ";\n";
+  const std::int64_t nred = serial_row_length(chain);
+  s += "  constexpr long long nred = " + num(static_cast<std::size_t>(nred)) + ";\n";
+  auto element = [&](const Plan& q, std::size_t k, const std::string& base, const std::string& at, bool write) {
+    const std::string T = device_type_name(q.memory[k].dtype);
+    return std::string("reinterpret_cast<") + (write ? "" : "const ") + T + "*>(" + base + num(k) + ")[" + at + "]";
+  };
+  // The row's values through the chain's steps (v[j], position i), the fold, the steps
+  // after it at output position `o` and the store there: the part both loops share.
+  auto row_body = [&](const std::string& indent, const std::string& o) {
+    std::string b;
+    for (std::size_t k = 0; k < p.memory.size(); ++k)
+      if (p.memory[k].stored) b += indent + "  " + device_type_name(p.memory[k].dtype) + " s" + num(k) + ";\n";
+    b += indent + "  " + In + " red;\n" + indent + "  " +
+         body_call(chain, p, [&](std::size_t k) { return element(p, k, "p", "i", false); },
+                   [](std::size_t k) { return "s" + num(k); }, "red") +
+         ";\n";
+    for (std::size_t k = 0; k < p.memory.size(); ++k)
+      if (p.memory[k].stored) b += indent + "  " + element(p, k, "p", "i", true) + " = s" + num(k) + ";\n";
+    b += indent + "  v[j] = red;\n" + indent + "}\n" + indent + "const " + Out + " res = fold_row<R>(v);\n";
+    if (tail) {
+      const Plan& q = tail->plan;
+      for (std::size_t k = 0; k < q.memory.size(); ++k)
+        if (q.memory[k].stored) b += indent + device_type_name(q.memory[k].dtype) + " as" + num(k) + ";\n";
+      b += indent +
+           body_call(tail->chain, q, [&](std::size_t k) { return element(q, k, "ap", o, false); },
+                     [](std::size_t k) { return "as" + num(k); }, nullptr, "a", "res") +
+           ";\n";
+      for (std::size_t k = 0; k < q.memory.size(); ++k)
+        if (q.memory[k].stored) b += indent + element(q, k, "ap", o, true) + " = as" + num(k) + ";\n";
+    } else {
+      b += indent + "reinterpret_cast<" + Out + "*>(p.out)[" + o + "] = res;\n";
+    }
+    return b;
+  };
+  if (direct) {
+    // U rows per thread and pass (fewer for longer rows, whose elements fill registers):
+    // the views' elements of all U first, so U rows' loads are in flight together.
+    const int U = nred <= 2 ? 4 : nred <= 4 ? 2 : 1;
+    s += "  constexpr int U = " + num(static_cast<std::size_t>(U)) +
+         ";\n  const I nout = static_cast<I>(p.nout);\n  const I step = gridDim.x * 256u;\n"
+         "  for (I c0 = blockIdx.x * 256u + threadIdx.x; c0 < nout; c0 += U * step) {\n";
+    for (std::size_t k = 0; k < p.gathers.size(); ++k)
+      s += "    " + std::string(device_type_name(p.gathers[k].dtype)) + " G" + num(k) + "[U][nred];\n";
+    s += "#pragma unroll\n    for (int u = 0; u < U; ++u) {\n      const I c = c0 + u * step;\n"
+         "      if (c >= nout) break;\n      long long go[" +
+         num(p.gathers.size()) + "];\n      offsets_fixed<" + num(static_cast<std::size_t>(row_ndim)) +
+         ">(rl, c, go);\n#pragma unroll\n      for (int j = 0; j < nred; ++j) {\n";
+    for (std::size_t k = 0; k < p.gathers.size(); ++k) {
+      const std::string T = device_type_name(p.gathers[k].dtype);
+      s += "        G" + num(k) + "[u][j] = *reinterpret_cast<const " + T + "*>(r" + num(k) + " + go[" + num(k) +
+           "] + j * gs" + num(k) + ");\n";
+    }
+    s += "      }\n    }\n#pragma unroll\n    for (int u = 0; u < U; ++u) {\n      const I c = c0 + u * step;\n"
+         "      if (c >= nout) break;\n      " + In + " v[nred];\n#pragma unroll\n      for (int j = 0; j < nred; ++j) {\n";
+    if (!p.memory.empty()) s += "        const I i = c * static_cast<I>(nred) + j;\n";
+    for (std::size_t k = 0; k < p.gathers.size(); ++k)
+      s += "        const " + std::string(device_type_name(p.gathers[k].dtype)) + " g" + num(k) + " = G" + num(k) +
+           "[u][j];\n";
+    s += row_body("      ", "c") + "    }\n  }\n" + record_flags(chain, p, "");
+    if (tail) s += record_flags(tail->chain, tail->plan, "", "a");
+    s += "}\n";
+    return s;
+  }
   s += "  for (long long c = blockIdx.x * 256LL + threadIdx.x; c < p.nout; c += gridDim.x * 256LL) {\n"
        "    long long in_off, out_off;\n    kept_offsets(p, c, in_off, out_off);\n"
        "    const long long i0 = (p.in + in_off - origin) / static_cast<long long>(sizeof(" +
-       In + "));\n";
-  if (along && !p.gathers.empty())
+       In + "));\n    const long long o = out_off / static_cast<long long>(sizeof(" + Out + "));\n";
+  if (rows)
+    s += "    long long go[" + num(p.gathers.size()) + "];\n    offsets_fixed<" + num(static_cast<std::size_t>(row_ndim)) +
+         ">(rl, static_cast<I>(i0) / static_cast<I>(nred), go);\n";
+  else if (along && !p.gathers.empty())
     s += "    long long go[" + num(p.gathers.size()) + "];\n    offsets(gl, static_cast<I>(i0), go);\n";
-  s += "    R::State st = R::init();\n#pragma unroll\n    for (long long j = 0; j < nred; ++j) {\n";
+  s += "    " + In + " v[nred];\n#pragma unroll\n    for (long long j = 0; j < nred; ++j) {\n";
   // Position i: for memory slots, and for views where the row does not lie along the innermost axis.
   if (!p.memory.empty() || (!along && !p.gathers.empty()))
     s += "      const long long i = i0 + j * (p.red_stride / static_cast<long long>(sizeof(" + In + ")));\n";
@@ -596,34 +718,7 @@ std::string make_serial_feed_source(const Chain& chain, const Plan& p, const Red
   } else {
     s += "      " + gather_loads(p, "static_cast<I>(i)", "gl") + "\n";
   }
-  auto element = [&](const Plan& q, std::size_t k, const std::string& base, const std::string& at, bool write) {
-    const std::string T = device_type_name(q.memory[k].dtype);
-    return std::string("reinterpret_cast<") + (write ? "" : "const ") + T + "*>(" + base + num(k) + ")[" + at + "]";
-  };
-  for (std::size_t k = 0; k < p.memory.size(); ++k)
-    if (p.memory[k].stored) s += "      " + std::string(device_type_name(p.memory[k].dtype)) + " s" + num(k) + ";\n";
-  s += "      " + In + " red;\n      " +
-       body_call(chain, p, [&](std::size_t k) { return element(p, k, "p", "i", false); },
-                 [](std::size_t k) { return "s" + num(k); }, "red") +
-       ";\n";
-  for (std::size_t k = 0; k < p.memory.size(); ++k)
-    if (p.memory[k].stored) s += "      " + element(p, k, "p", "i", true) + " = s" + num(k) + ";\n";
-  s += "      R::fold(st, red, j);\n    }\n    const " + Out + " res = R::result(st);\n";
-  if (tail) {
-    const Plan& q = tail->plan;
-    s += "    const long long o = out_off / static_cast<long long>(sizeof(" + Out + "));\n";
-    for (std::size_t k = 0; k < q.memory.size(); ++k)
-      if (q.memory[k].stored) s += "    " + std::string(device_type_name(q.memory[k].dtype)) + " as" + num(k) + ";\n";
-    s += "    " +
-         body_call(tail->chain, q, [&](std::size_t k) { return element(q, k, "ap", "o", false); },
-                   [](std::size_t k) { return "as" + num(k); }, nullptr, "a", "res") +
-         ";\n";
-    for (std::size_t k = 0; k < q.memory.size(); ++k)
-      if (q.memory[k].stored) s += "    " + element(q, k, "ap", "o", true) + " = as" + num(k) + ";\n";
-  } else {
-    s += "    *reinterpret_cast<" + Out + "*>(p.out + out_off) = res;\n";
-  }
-  s += "  }\n" + record_flags(chain, p, "");
+  s += row_body("    ", "o") + "  }\n" + record_flags(chain, p, "");
   if (tail) s += record_flags(tail->chain, tail->plan, "", "a");
   s += "}\n";
   return s;
@@ -817,17 +912,20 @@ template <int G> void put_layout(const CollapsedLayout& l, unsigned char* to) {
   const StridedLayoutParam<G> param = strided_param<G>(l);
   std::memcpy(to, &param, sizeof(param));
 }
-void gather_layout(const Chain& chain, const Plan& p, unsigned char* to) {
-  std::vector<const Strides*> strides;
-  for (const GatherSlot& g : p.gathers) strides.push_back(&chain.views[static_cast<std::size_t>(g.view)]);
-  const CollapsedLayout l = collapse(chain.shape, strides);
-  switch (p.gathers.size()) {
+// `l` as the StridedLayout<gathers> of that many operands.
+void put_gather_layout(const CollapsedLayout& l, std::size_t gathers, unsigned char* to) {
+  switch (gathers) {
     case 1: put_layout<1>(l, to); break;
     case 2: put_layout<2>(l, to); break;
     case 3: put_layout<3>(l, to); break;
     default: put_layout<4>(l, to); break;
   }
   static_assert(kMaxGathers == 4, "one case per gather count");
+}
+void gather_layout(const Chain& chain, const Plan& p, unsigned char* to) {
+  std::vector<const Strides*> strides;
+  for (const GatherSlot& g : p.gathers) strides.push_back(&chain.views[static_cast<std::size_t>(g.view)]);
+  put_gather_layout(collapse(chain.shape, strides), p.gathers.size(), to);
 }
 
 void append_chain_args(int device, const Chain& chain, const Plan& p, ChainArgs& storage, std::vector<void*>& args) {
@@ -919,8 +1017,10 @@ std::string fused_reduction_source(const Chain& chain, ReduceShape shape, Reduce
   if (!reduced) return std::string();
   if (shape == ReduceShape::rows_serial) {
     const std::optional<Tail> tail = tail_of(chain, fp_ready);
-    return make_serial_feed_source(chain, p, *reduced, chain.reduction->op, chain.reduction->out.dtype,
-                                   tail ? &*tail : nullptr);
+    const Tail* t = tail ? &*tail : nullptr;
+    const int row_ndim = serial_row_ndim(chain, p, t);
+    return make_serial_feed_source(chain, p, *reduced, chain.reduction->op, chain.reduction->out.dtype, t, row_ndim,
+                                   serial_direct(chain, p, row_ndim));
   }
   return make_feed_source(chain, p, *reduced, chain.reduction->op, chain.reduction->out.dtype, shape, mode);
 }
@@ -969,9 +1069,9 @@ bool run_fed_reduction(int device, const Chain& chain, bool fp_ready, bool& afte
   const std::optional<Reduced> reduced = reduced_of(chain, p);
   if (!reduced) return false;
   std::optional<Tail> tail = tail_of(chain, fp_ready);
-  if (tail && param_bytes(p) + sizeof(ReduceParams) + 8 * (1 + p.gathers.size()) + param_bytes(tail->plan) >
-                  kMaxParamBytes)
-    tail.reset();
+  if (tail && param_bytes(p) + sizeof(ReduceParams) + serial_extra_bytes(p, &*tail) > kMaxParamBytes) tail.reset();
+  const int row_ndim = serial_row_ndim(chain, p, tail ? &*tail : nullptr);
+  const bool direct = serial_direct(chain, p, row_ndim);
   const std::string structure = structure_of(chain, p);
   const bool along = rows_along_inner_axis(chain);
   bool serial = false;
@@ -988,18 +1088,21 @@ bool run_fed_reduction(int device, const Chain& chain, bool fp_ready, bool& afte
     if (serial) {
       key.push_back(static_cast<char>(along));
       key.push_back(static_cast<char>(serial_row_length(chain)));  // at most 32
+      key.push_back(static_cast<char>(row_ndim + 1));              // 0 to kMaxDims + 1
+      key.push_back(static_cast<char>(direct));
       if (tail) key += "after" + structure_of(tail->chain, tail->plan);
     }
     return structure_kernel(
         device, std::move(key),
         [&] {
-          return serial ? make_serial_feed_source(chain, p, *reduced, r.op, r.out.dtype, tail ? &*tail : nullptr)
+          return serial ? make_serial_feed_source(chain, p, *reduced, r.op, r.out.dtype, tail ? &*tail : nullptr,
+                                                  row_ndim, direct)
                         : make_feed_source(chain, p, *reduced, r.op, r.out.dtype, shape, mode);
         },
         kReduceMainEntry);
   };
   // Arguments past those a kernel declares are not read: the serial kernel's extra ones
-  // (each view's innermost stride, the tail's) go last.
+  // (each view's innermost stride, the row layout, the tail's) go last.
   const void* origin = r.in.data;
   feed.args.push_back(&origin);
   ChainArgs storage, tail_storage;
@@ -1008,6 +1111,11 @@ bool run_fed_reduction(int device, const Chain& chain, bool fp_ready, bool& afte
   inner_strides.reserve(p.gathers.size());
   for (const GatherSlot& g : p.gathers) inner_strides.push_back(chain.views[static_cast<std::size_t>(g.view)].back());
   for (long long& st : inner_strides) feed.args.push_back(&st);
+  alignas(8) unsigned char rows[sizeof(StridedLayoutParam<kMaxGathers>)];
+  if (row_ndim >= 0) {
+    put_gather_layout(row_layout(chain, p), p.gathers.size(), rows);
+    feed.args.push_back(rows);
+  }
   if (tail) append_chain_args(device, tail->chain, tail->plan, tail_storage, feed.args);
   const bool ran = launch_reduce(device, r.op, r.in, r.nreduce, r.out, &feed);
   after_done = ran && serial && tail;

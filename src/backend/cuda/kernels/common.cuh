@@ -43,13 +43,14 @@ template <int N> struct StridedLayout {
   long long strides[N][kMaxDims];
 };
 
-// Byte offsets of element `i` (C order) in each operand; Index is unsigned (32-bit,
-// fast division) or long long.
+// Byte offsets of element `i` (C order) in each operand, over the layout's first `ndim`
+// dimensions (all of them; a layout of no dimensions has zero strides). Index is unsigned
+// (32-bit, fast division) or long long. Inlined with a constant ndim, the loop unrolls.
 template <int N, class Index>
-__device__ __forceinline__ void offsets(const StridedLayout<N>& l, Index i, long long (&off)[N]) {
+__device__ __forceinline__ void offsets_over(const StridedLayout<N>& l, int ndim, Index i, long long (&off)[N]) {
 #pragma unroll
   for (int k = 0; k < N; ++k) off[k] = 0;
-  for (int d = l.ndim - 1; d > 0; --d) {
+  for (int d = ndim - 1; d > 0; --d) {
     Index q;
     if constexpr (sizeof(Index) == 4) q = l.div[d].div(i);
     else q = i / static_cast<Index>(l.shape[d]);
@@ -60,6 +61,16 @@ __device__ __forceinline__ void offsets(const StridedLayout<N>& l, Index i, long
   }
 #pragma unroll
   for (int k = 0; k < N; ++k) off[k] += static_cast<long long>(i) * l.strides[k][0];
+}
+template <int N, class Index>
+__device__ __forceinline__ void offsets(const StridedLayout<N>& l, Index i, long long (&off)[N]) {
+  offsets_over(l, l.ndim, i, off);
+}
+// offsets() for a layout of exactly Nd dimensions (a serial reduction's row layout, whose
+// ndim is a constant of the kernel): the loop unrolls and ndim is never read.
+template <int Nd, int N, class Index>
+__device__ __forceinline__ void offsets_fixed(const StridedLayout<N>& l, Index i, long long (&off)[N]) {
+  offsets_over(l, Nd, i, off);
 }
 
 }  // namespace copper::kern

@@ -158,6 +158,24 @@ template <class In, class OutT, bool SkipNan, bool Square = false, bool Root = f
     if constexpr (compensated) comp_add(st.s, st.c, load(x));
     else st.s = add::call(st.s, load(x));
   }
+  // fold() of a row's first element into init(). A finite element leaves the compensation
+  // zero, and after a non-finite one the sum alone is the answer (neumaier_result), so the
+  // compensated step is skipped with the same result.
+  static __device__ __forceinline__ void fold_first(State& st, In x) {
+    if constexpr (compensated && !is_complex_v<Acc>) st.s = add::call(st.s, load(x));
+    else fold(st, x, 0);
+  }
+  // The result of a row of exactly two elements. Folding b into fold_first's state leaves
+  // the compensation the exact rounding error of s + b (Fast2Sum: the branch takes the
+  // larger operand first), and adding back an exact error cannot move the rounded sum; a
+  // non-finite sum is returned as it is. So the two plain adds give the same bits.
+  static __device__ __forceinline__ Out pair_result(In a, In b)
+    requires(!is_complex_v<Acc>)
+  {
+    Acc total = add::call(add::call(Acc(0), load(a)), load(b));
+    if constexpr (Root) total = copper::ops::math::sqrt(total);
+    return cast<Out>(total);
+  }
   static __device__ __forceinline__ void merge(State& a, const State& b) {
     if constexpr (compensated) {
       comp_add(a.s, a.c, b.s);
@@ -470,6 +488,28 @@ __device__ __forceinline__ void accumulate(typename R::State& st, const char* ba
     }
   } else {
     fold_rows<R, In, Mode>(st, base, p, lo + lane, hi, nl, src);
+  }
+}
+
+// A row's first element folded into R::init(): R::fold_first where the reducer has one (the
+// serial reduction, whose row length is a constant, calls this for element 0).
+template <class R, class X> __device__ __forceinline__ void fold_first(typename R::State& st, X x) {
+  if constexpr (requires { R::fold_first(st, x); }) R::fold_first(st, x);
+  else R::fold(st, x, 0);
+}
+
+// The result of a row of N elements (N a constant of the kernel), folded in index order as
+// one lane of the rows shape folds it: R::pair_result for rows of two where the reducer has
+// one.
+template <class R, class X, int N> __device__ __forceinline__ typename R::Out fold_row(const X (&v)[N]) {
+  if constexpr (N == 2 && requires { R::pair_result(v[0], v[1]); }) {
+    return R::pair_result(v[0], v[1]);
+  } else {
+    typename R::State st = R::init();
+    fold_first<R>(st, v[0]);
+#pragma unroll
+    for (int j = 1; j < N; ++j) R::fold(st, v[j], j);
+    return R::result(st);
   }
 }
 
