@@ -553,34 +553,30 @@ std::size_t serial_extra_bytes(const Plan& p, const Tail* tail) {
   return 8 * (1 + p.gathers.size()) + (tail ? param_bytes(tail->plan) : 0);
 }
 
-// row_layout's ndim where the serial kernel takes that layout (rows along the innermost axis,
-// views gathered, room among the parameters), else -1.
-int serial_row_ndim(const Chain& chain, const Plan& p, const Tail* tail) {
-  if (p.gathers.empty() || !rows_along_inner_axis(chain)) return -1;
+// row_layout where the serial kernel takes it (rows along the innermost axis, views gathered,
+// room among the parameters, at most kMaxDims dimensions).
+std::optional<CollapsedLayout> serial_rows(const Chain& chain, const Plan& p, const Tail* tail) {
+  if (p.gathers.empty() || !rows_along_inner_axis(chain)) return std::nullopt;
   const std::size_t layout_bytes = sizeof(StridedLayoutParam<1>) + (p.gathers.size() - 1) * 8 * kMaxDims;
-  if (param_bytes(p) + sizeof(ReduceParams) + serial_extra_bytes(p, tail) + layout_bytes > kMaxParamBytes) return -1;
-  const std::size_t ndim = row_layout(chain, p).shape.size();
-  return ndim <= static_cast<std::size_t>(kMaxDims) ? static_cast<int>(ndim) : -1;
-}
-
-// Whether `v` lays its elements out in C order with no gaps (size-1 axes aside).
-bool c_ordered(const ArrayView& v) {
-  std::int64_t expect = itemsize(v.dtype);
-  for (std::size_t d = v.shape.size(); d-- > 0;) {
-    if (v.shape[d] == 1) continue;
-    if (v.strides[d] != expect) return false;
-    expect *= v.shape[d];
-  }
-  return true;
+  if (param_bytes(p) + sizeof(ReduceParams) + serial_extra_bytes(p, tail) + layout_bytes > kMaxParamBytes)
+    return std::nullopt;
+  CollapsedLayout l = row_layout(chain, p);
+  if (l.shape.size() > static_cast<std::size_t>(kMaxDims)) return std::nullopt;
+  return l;
 }
 
 // Whether a serial kernel with the row layout may take output c as the chain's row c and
-// the output's element c: the reduction's input in C order from the chain's first position,
-// its output C-contiguous over the input's other axes, positions in 32 bits.
-bool serial_direct(const Chain& chain, const Plan& p, int row_ndim) {
+// the output's element c: the reduction's input (whose first element is the chain's first
+// position) in C order, its output C-contiguous over the input's other axes, positions in
+// 32 bits.
+bool serial_direct(const Chain& chain, const Plan& p, bool has_rows) {
   const ChainReduction& r = *chain.reduction;
-  return row_ndim >= 0 && p.index32 && r.in.data != nullptr && c_ordered(r.in) && c_ordered(r.out) &&
+  return has_rows && p.index32 && is_c_contiguous_view(r.in) && is_c_contiguous_view(r.out) &&
          r.out.shape == Shape(r.in.shape.begin(), r.in.shape.end() - 1);
+}
+// The serial kernel's row layout ndim (-1: none), a key and source parameter.
+int row_ndim_of(const std::optional<CollapsedLayout>& rows) {
+  return rows ? static_cast<int>(rows->shape.size()) : -1;
 }
 
 // Elements per output of the chain's reduction.
@@ -1018,9 +1014,9 @@ std::string fused_reduction_source(const Chain& chain, ReduceShape shape, Reduce
   if (shape == ReduceShape::rows_serial) {
     const std::optional<Tail> tail = tail_of(chain, fp_ready);
     const Tail* t = tail ? &*tail : nullptr;
-    const int row_ndim = serial_row_ndim(chain, p, t);
-    return make_serial_feed_source(chain, p, *reduced, chain.reduction->op, chain.reduction->out.dtype, t, row_ndim,
-                                   serial_direct(chain, p, row_ndim));
+    const std::optional<CollapsedLayout> rows = serial_rows(chain, p, t);
+    return make_serial_feed_source(chain, p, *reduced, chain.reduction->op, chain.reduction->out.dtype, t,
+                                   row_ndim_of(rows), serial_direct(chain, p, rows.has_value()));
   }
   return make_feed_source(chain, p, *reduced, chain.reduction->op, chain.reduction->out.dtype, shape, mode);
 }
@@ -1070,8 +1066,9 @@ bool run_fed_reduction(int device, const Chain& chain, bool fp_ready, bool& afte
   if (!reduced) return false;
   std::optional<Tail> tail = tail_of(chain, fp_ready);
   if (tail && param_bytes(p) + sizeof(ReduceParams) + serial_extra_bytes(p, &*tail) > kMaxParamBytes) tail.reset();
-  const int row_ndim = serial_row_ndim(chain, p, tail ? &*tail : nullptr);
-  const bool direct = serial_direct(chain, p, row_ndim);
+  const std::optional<CollapsedLayout> rows = serial_rows(chain, p, tail ? &*tail : nullptr);
+  const int row_ndim = row_ndim_of(rows);
+  const bool direct = serial_direct(chain, p, rows.has_value());
   const std::string structure = structure_of(chain, p);
   const bool along = rows_along_inner_axis(chain);
   bool serial = false;
@@ -1111,10 +1108,10 @@ bool run_fed_reduction(int device, const Chain& chain, bool fp_ready, bool& afte
   inner_strides.reserve(p.gathers.size());
   for (const GatherSlot& g : p.gathers) inner_strides.push_back(chain.views[static_cast<std::size_t>(g.view)].back());
   for (long long& st : inner_strides) feed.args.push_back(&st);
-  alignas(8) unsigned char rows[sizeof(StridedLayoutParam<kMaxGathers>)];
-  if (row_ndim >= 0) {
-    put_gather_layout(row_layout(chain, p), p.gathers.size(), rows);
-    feed.args.push_back(rows);
+  alignas(8) unsigned char row_param[sizeof(StridedLayoutParam<kMaxGathers>)];
+  if (rows) {
+    put_gather_layout(*rows, p.gathers.size(), row_param);
+    feed.args.push_back(row_param);
   }
   if (tail) append_chain_args(device, tail->chain, tail->plan, tail_storage, feed.args);
   const bool ran = launch_reduce(device, r.op, r.in, r.nreduce, r.out, &feed);
