@@ -231,3 +231,30 @@ def test_row_lengths_around_the_cpu_blocks(fused, rng, device, row):
     want_s, want_m = eager(run, x)
     np.testing.assert_array_equal(s.get(), want_s.get())
     np.testing.assert_array_equal(m.get(), want_m.get())
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("length", [2, 4])
+def test_short_rows_through_views_of_any_alignment(fused, rng, device, dtype, length):
+    # A short row that is contiguous and aligned to its own size is read as one vector on the
+    # GPU; rows starting one element off, reversed, or stepping backwards must not be, and all
+    # of them must give the eager values (and NumPy's, to rounding).
+    base0 = rng.standard_normal((33, 3, 2 * length)).astype(dtype)
+    c0 = rng.standard_normal((3, length)).astype(dtype)
+    base, c = cp.asarray(base0, device=device), cp.asarray(c0, device=device)
+    views = {
+        "aligned": lambda t: t[:, :, :length],
+        "one element off": lambda t: t[:, :, 1 : length + 1],
+        "every other element": lambda t: t[:, :, ::2],
+        "reversed rows": lambda t: t[:, :, length - 1 :: -1],
+        "outer axis backwards": lambda t: t[::-1, :, :length],
+    }
+    for name, view in views.items():
+
+        def distance(t, c):
+            return cp.sqrt(((view(t)[:, None, :, :] - c[None, :, None, :]) ** 2).sum(axis=-1))
+
+        got = distance(base, c)
+        np.testing.assert_array_equal(got.get(), eager(distance, base, c).get(), err_msg=name)
+        want = np.sqrt(((view(base0)[:, None, :, :] - c0[None, :, None, :]) ** 2).sum(axis=-1))
+        np.testing.assert_allclose(got.get(), want, rtol=2e-3 if dtype == "float16" else 1e-6, err_msg=name)

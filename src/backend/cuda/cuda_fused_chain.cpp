@@ -565,20 +565,6 @@ std::optional<CollapsedLayout> serial_rows(const Chain& chain, const Plan& p, co
   return l;
 }
 
-// Whether a serial kernel with the row layout may take output c as the chain's row c and
-// the output's element c: the reduction's input (whose first element is the chain's first
-// position) in C order, its output C-contiguous over the input's other axes, positions in
-// 32 bits.
-bool serial_direct(const Chain& chain, const Plan& p, bool has_rows) {
-  const ChainReduction& r = *chain.reduction;
-  return has_rows && p.index32 && is_c_contiguous_view(r.in) && is_c_contiguous_view(r.out) &&
-         r.out.shape == Shape(r.in.shape.begin(), r.in.shape.end() - 1);
-}
-// The serial kernel's row layout ndim (-1: none), a key and source parameter.
-int row_ndim_of(const std::optional<CollapsedLayout>& rows) {
-  return rows ? static_cast<int>(rows->shape.size()) : -1;
-}
-
 // Elements per output of the chain's reduction.
 std::int64_t serial_row_length(const Chain& chain) {
   const ChainReduction& r = *chain.reduction;
@@ -588,18 +574,62 @@ std::int64_t serial_row_length(const Chain& chain) {
   return n;
 }
 
+// How a serial kernel reaches its rows' elements: constants of its source and parts of its key.
+struct SerialAccess {
+  int row_ndim = -1;    // dimensions of the row layout `rl` (serial_rows); -1: none
+  bool direct = false;  // output c is row c and output element c (see serial_access)
+  bool off32 = false;   // every view's byte offsets over the row layout fit in an int
+  unsigned vec = 0;     // bit k: view k's row is one aligned vector of nred elements
+};
+
+// The serial kernel's access for `rows` (serial_rows). direct: the reduction's input (whose
+// first element is the chain's first position) in C order, its output C-contiguous over
+// the input's other axes, positions in 32 bits. off32: for each view, the largest offset's
+// magnitude (every axis at its far end, the row's elements included) is below 2^31, so
+// the offsets are products of ints. vec: a view whose row is contiguous, nred * itemsize
+// is 4, 8 or 16 bytes, and whose start and outer strides are multiples of that, so each
+// row is one aligned load (fewer load instructions and L1 requests for short rows).
+SerialAccess serial_access(const Chain& chain, const Plan& p, const std::optional<CollapsedLayout>& rows) {
+  SerialAccess a;
+  if (!rows) return a;
+  a.row_ndim = static_cast<int>(rows->shape.size());
+  const ChainReduction& r = *chain.reduction;
+  a.direct = p.index32 && is_c_contiguous_view(r.in) && is_c_contiguous_view(r.out) &&
+             r.out.shape == Shape(r.in.shape.begin(), r.in.shape.end() - 1);
+  const std::int64_t nred = serial_row_length(chain);
+  a.off32 = true;
+  for (std::size_t k = 0; k < p.gathers.size(); ++k) {
+    const GatherSlot& g = p.gathers[k];
+    const std::int64_t isz = itemsize(g.dtype);
+    const std::int64_t inner = chain.views[static_cast<std::size_t>(g.view)].back();
+    std::int64_t reach = (nred - 1) * (inner < 0 ? -inner : inner) + isz;
+    bool aligned_rows = a.direct && inner == isz && reinterpret_cast<std::uintptr_t>(g.data) % (nred * isz) == 0;
+    const std::int64_t bytes = nred * isz;
+    aligned_rows = aligned_rows && (bytes == 4 || bytes == 8 || bytes == 16);
+    for (std::size_t d = 0; d < rows->shape.size(); ++d) {
+      const std::int64_t st = rows->strides[k][d];
+      reach += (rows->shape[d] - 1) * (st < 0 ? -st : st);
+      aligned_rows = aligned_rows && st % bytes == 0;
+    }
+    a.off32 = a.off32 && reach < (std::int64_t{1} << 31);
+    if (aligned_rows) a.vec |= 1u << k;
+  }
+  return a;
+}
+
+
 // ReduceShape::rows_serial, for a fed reduction whose rows the eager rows shape gives one
 // lane each (short rows: launch_reduce): one thread per output folds its row's elements in
 // index order, as that lane does, each computed by the chain's steps at its position; then
 // the steps after the reduction (`tail`) run on the result at the output's position, so
 // `sqrt(sum((a - b)**2, axis=-1))` writes only the sqrt (and the sum only if someone holds
 // it). Kernel parameters: ReduceParams, origin, the chain's, each view's innermost stride,
-// the row layout `rl` where `row_ndim` >= 0 (row_layout, that many dimensions), the tail's
-// (prefixed "a"). `direct` (serial_direct): output c is row c of the chain and element c of
-// the output, so no offsets are derived from ReduceParams, and each thread takes several
+// the row layout `rl` where `a.row_ndim` >= 0 (row_layout, that many dimensions), the tail's
+// (prefixed "a"). `a.direct` (serial_access): output c is row c of the chain and element c
+// of the output, so no offsets are derived from ReduceParams, and each thread takes several
 // rows at once, their views' elements loaded before any is used.
 std::string make_serial_feed_source(const Chain& chain, const Plan& p, const Reduced& reduced, ops::ReduceOp op,
-                                    DType out, const Tail* tail, int row_ndim, bool direct) {
+                                    DType out, const Tail* tail, const SerialAccess& a) {
   const std::string In = device_type_name(reduced.dtype), Out = device_type_name(out);
   std::string s = reduce_source_head() + fp_includes(p) + (tail && !p.any_checked ? fp_includes(tail->plan) : "") +
                   body_source(chain, p, &reduced);
@@ -608,7 +638,12 @@ std::string make_serial_feed_source(const Chain& chain, const Plan& p, const Red
   std::string params = "const copper::kern::ReduceParams p, const char* origin" + chain_kernel_params(chain, p);
   for (std::size_t k = 0; k < p.gathers.size(); ++k) params += ", const long long gs" + num(k);
   const bool along = rows_along_inner_axis(chain);
-  const bool rows = along && !p.gathers.empty() && row_ndim >= 0;
+  const bool rows = along && !p.gathers.empty() && a.row_ndim >= 0;
+  // go: the views' byte offsets of row `row` (the row layout's), ints where they fit (off32).
+  auto row_offsets = [&](const std::string& indent, const std::string& row) {
+    return indent + (a.off32 ? "int" : "long long") + " go[" + num(p.gathers.size()) + "];\n" + indent +
+           "offsets_fixed<" + num(static_cast<std::size_t>(a.row_ndim)) + ">(rl, " + row + ", go);\n";
+  };
   if (rows) params += ", const __grid_constant__ copper::kern::StridedLayout<" + num(p.gathers.size()) + "> rl";
   if (tail) params += chain_kernel_params(tail->chain, tail->plan, "a");
   s += std::string("extern \"C\" __global__ void __launch_bounds__(256) ") + kReduceMainEntry + "(" + params + ") {\n";
@@ -667,7 +702,7 @@ std::string make_serial_feed_source(const Chain& chain, const Plan& p, const Red
     }
     return b;
   };
-  if (direct) {
+  if (a.direct) {
     // U rows per thread and pass (fewer for longer rows, whose elements fill registers):
     // the views' elements of all U first, so U rows' loads are in flight together.
     const int U = nred <= 2 ? 4 : nred <= 4 ? 2 : 1;
@@ -677,15 +712,19 @@ std::string make_serial_feed_source(const Chain& chain, const Plan& p, const Red
     for (std::size_t k = 0; k < p.gathers.size(); ++k)
       s += "    " + std::string(device_type_name(p.gathers[k].dtype)) + " G" + num(k) + "[U][nred];\n";
     s += "#pragma unroll\n    for (int u = 0; u < U; ++u) {\n      const I c = c0 + u * step;\n"
-         "      if (c >= nout) break;\n      long long go[" +
-         num(p.gathers.size()) + "];\n      offsets_fixed<" + num(static_cast<std::size_t>(row_ndim)) +
-         ">(rl, c, go);\n#pragma unroll\n      for (int j = 0; j < nred; ++j) {\n";
+         "      if (c >= nout) break;\n" + row_offsets("      ", "c");
     for (std::size_t k = 0; k < p.gathers.size(); ++k) {
-      const std::string T = device_type_name(p.gathers[k].dtype);
-      s += "        G" + num(k) + "[u][j] = *reinterpret_cast<const " + T + "*>(r" + num(k) + " + go[" + num(k) +
-           "] + j * gs" + num(k) + ");\n";
+      const std::string T = device_type_name(p.gathers[k].dtype), K = num(k);
+      if (a.vec >> k & 1) {
+        s += "      {\n        const Vec<" + T + ", nred> w = *reinterpret_cast<const Vec<" + T + ", nred>*>(r" + K +
+             " + go[" + K + "]);\n#pragma unroll\n        for (int j = 0; j < nred; ++j) G" + K +
+             "[u][j] = w.v[j];\n      }\n";
+      } else {
+        s += "#pragma unroll\n      for (int j = 0; j < nred; ++j)\n        G" + K + "[u][j] = *reinterpret_cast<const " +
+             T + "*>(r" + K + " + go[" + K + "] + j * gs" + K + ");\n";
+      }
     }
-    s += "      }\n    }\n#pragma unroll\n    for (int u = 0; u < U; ++u) {\n      const I c = c0 + u * step;\n"
+    s += "    }\n#pragma unroll\n    for (int u = 0; u < U; ++u) {\n      const I c = c0 + u * step;\n"
          "      if (c >= nout) break;\n      " + In + " v[nred];\n#pragma unroll\n      for (int j = 0; j < nred; ++j) {\n";
     if (!p.memory.empty()) s += "        const I i = c * static_cast<I>(nred) + j;\n";
     for (std::size_t k = 0; k < p.gathers.size(); ++k)
@@ -701,8 +740,7 @@ std::string make_serial_feed_source(const Chain& chain, const Plan& p, const Red
        "    const long long i0 = (p.in + in_off - origin) / static_cast<long long>(sizeof(" +
        In + "));\n    const long long o = out_off / static_cast<long long>(sizeof(" + Out + "));\n";
   if (rows)
-    s += "    long long go[" + num(p.gathers.size()) + "];\n    offsets_fixed<" + num(static_cast<std::size_t>(row_ndim)) +
-         ">(rl, static_cast<I>(i0) / static_cast<I>(nred), go);\n";
+    s += row_offsets("    ", "static_cast<I>(i0) / static_cast<I>(nred)");
   else if (along && !p.gathers.empty())
     s += "    long long go[" + num(p.gathers.size()) + "];\n    offsets(gl, static_cast<I>(i0), go);\n";
   s += "    " + In + " v[nred];\n#pragma unroll\n    for (long long j = 0; j < nred; ++j) {\n";
@@ -1014,9 +1052,8 @@ std::string fused_reduction_source(const Chain& chain, ReduceShape shape, Reduce
   if (shape == ReduceShape::rows_serial) {
     const std::optional<Tail> tail = tail_of(chain, fp_ready);
     const Tail* t = tail ? &*tail : nullptr;
-    const std::optional<CollapsedLayout> rows = serial_rows(chain, p, t);
     return make_serial_feed_source(chain, p, *reduced, chain.reduction->op, chain.reduction->out.dtype, t,
-                                   row_ndim_of(rows), serial_direct(chain, p, rows.has_value()));
+                                   serial_access(chain, p, serial_rows(chain, p, t)));
   }
   return make_feed_source(chain, p, *reduced, chain.reduction->op, chain.reduction->out.dtype, shape, mode);
 }
@@ -1067,8 +1104,7 @@ bool run_fed_reduction(int device, const Chain& chain, bool fp_ready, bool& afte
   std::optional<Tail> tail = tail_of(chain, fp_ready);
   if (tail && param_bytes(p) + sizeof(ReduceParams) + serial_extra_bytes(p, &*tail) > kMaxParamBytes) tail.reset();
   const std::optional<CollapsedLayout> rows = serial_rows(chain, p, tail ? &*tail : nullptr);
-  const int row_ndim = row_ndim_of(rows);
-  const bool direct = serial_direct(chain, p, rows.has_value());
+  const SerialAccess access = serial_access(chain, p, rows);
   const std::string structure = structure_of(chain, p);
   const bool along = rows_along_inner_axis(chain);
   bool serial = false;
@@ -1085,15 +1121,15 @@ bool run_fed_reduction(int device, const Chain& chain, bool fp_ready, bool& afte
     if (serial) {
       key.push_back(static_cast<char>(along));
       key.push_back(static_cast<char>(serial_row_length(chain)));  // at most 32
-      key.push_back(static_cast<char>(row_ndim + 1));              // 0 to kMaxDims + 1
-      key.push_back(static_cast<char>(direct));
+      key.push_back(static_cast<char>(access.row_ndim + 1));       // 0 to kMaxDims + 1
+      key.push_back(static_cast<char>(access.direct | access.off32 << 1 | access.vec << 2));  // vec: 4 bits
       if (tail) key += "after" + structure_of(tail->chain, tail->plan);
     }
     return structure_kernel(
         device, std::move(key),
         [&] {
           return serial ? make_serial_feed_source(chain, p, *reduced, r.op, r.out.dtype, tail ? &*tail : nullptr,
-                                                  row_ndim, direct)
+                                                  access)
                         : make_feed_source(chain, p, *reduced, r.op, r.out.dtype, shape, mode);
         },
         kReduceMainEntry);

@@ -45,22 +45,23 @@ template <int N> struct StridedLayout {
 
 // Byte offsets of element `i` (C order) in each operand, over the layout's first `ndim`
 // dimensions (all of them; a layout of no dimensions has zero strides). Index is unsigned
-// (32-bit, fast division) or long long. Inlined with a constant ndim, the loop unrolls.
-template <int N, class Index>
-__device__ __forceinline__ void offsets_over(const StridedLayout<N>& l, int ndim, Index i, long long (&off)[N]) {
+// (32-bit, fast division) or long long; Off is long long, or int where the host found every
+// operand's offsets within 32 bits. Inlined with a constant ndim, the loop unrolls.
+template <int N, class Index, class Off>
+__device__ __forceinline__ void offsets_over(const StridedLayout<N>& l, int ndim, Index i, Off (&off)[N]) {
 #pragma unroll
   for (int k = 0; k < N; ++k) off[k] = 0;
   for (int d = ndim - 1; d > 0; --d) {
     Index q;
     if constexpr (sizeof(Index) == 4) q = l.div[d].div(i);
     else q = i / static_cast<Index>(l.shape[d]);
-    const long long r = static_cast<long long>(i - q * static_cast<Index>(l.shape[d]));
+    const Off r = static_cast<Off>(i - q * static_cast<Index>(l.shape[d]));
 #pragma unroll
-    for (int k = 0; k < N; ++k) off[k] += r * l.strides[k][d];
+    for (int k = 0; k < N; ++k) off[k] += r * static_cast<Off>(l.strides[k][d]);
     i = q;
   }
 #pragma unroll
-  for (int k = 0; k < N; ++k) off[k] += static_cast<long long>(i) * l.strides[k][0];
+  for (int k = 0; k < N; ++k) off[k] += static_cast<Off>(i) * static_cast<Off>(l.strides[k][0]);
 }
 template <int N, class Index>
 __device__ __forceinline__ void offsets(const StridedLayout<N>& l, Index i, long long (&off)[N]) {
@@ -68,8 +69,8 @@ __device__ __forceinline__ void offsets(const StridedLayout<N>& l, Index i, long
 }
 // offsets() for a layout of exactly Nd dimensions (a serial reduction's row layout, whose
 // ndim is a constant of the kernel): the loop unrolls and ndim is never read.
-template <int Nd, int N, class Index>
-__device__ __forceinline__ void offsets_fixed(const StridedLayout<N>& l, Index i, long long (&off)[N]) {
+template <int Nd, int N, class Index, class Off>
+__device__ __forceinline__ void offsets_fixed(const StridedLayout<N>& l, Index i, Off (&off)[N]) {
   offsets_over(l, Nd, i, off);
 }
 
