@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "api/fp_errors_internal.h"
+#include "api/pointer_map.h"
 #include "backend/backend.h"
 #include "copper/errstate.hpp"
 #include "copper/fusion.hpp"
@@ -89,12 +90,17 @@ struct Pending {
   backend::Chain chain;
   std::vector<ErrState> states;               // each step's error state at its call
   std::vector<HeldUse> held;
-  std::unordered_map<const Buffer*, BufferUse> uses;
+  detail::PointerMap<BufferUse> uses;  // by Buffer*
   std::vector<MadeResult> made;  // results of the chain's steps not yet recycled
   std::size_t made_bytes = 0;    // memory the chain's steps allocated
   // References that results made from recycled memory hold on its owner (see recycle()),
-  // by owner: they do not count as holders outside the chain.
-  std::unordered_map<const Buffer*, long> alias_holds;
+  // by owner (Buffer*): they do not count as holders outside the chain.
+  detail::PointerMap<long> alias_holds;
+  // The vectors of the last chain run, emptied: the next chain takes them, so recording a
+  // chain reallocates nothing once a program's chains have reached their size.
+  backend::Chain spare_chain;
+  std::vector<ErrState> spare_states;
+  std::vector<HeldUse> spare_held;
 };
 
 // Never destroyed: it may hold buffers at exit, whose allocators are gone by then.
@@ -136,8 +142,8 @@ bool same_run(const Pending& p, Device device, const std::shared_ptr<void>& cont
 
 // Whether only the chain (and its `made` list) still holds a result of one of its steps.
 bool dead(const Pending& p, const MadeResult& m) {
-  auto it = p.uses.find(m.buffer.get());
-  return m.buffer.use_count() == (it == p.uses.end() ? 0 : it->second.holds) + 1;
+  const BufferUse* u = p.uses.find(m.buffer.get());
+  return m.buffer.use_count() == (u ? u->holds : 0) + 1;
 }
 
 // Bytes of the chain's results that no one outside the chain holds any more.
@@ -185,6 +191,17 @@ Strides strides_over(const ndarray& a, const Shape& shape) {
   return st;
 }
 
+// Whether `strides` are c_strides(shape, itemsize), without making those.
+bool are_c_strides(const Strides& strides, const Shape& shape, std::int64_t itemsize) {
+  if (strides.size() != shape.size()) return false;
+  std::int64_t step = itemsize;
+  for (std::size_t i = shape.size(); i-- > 0;) {
+    if (strides[i] != step) return false;
+    step *= std::max<std::int64_t>(shape[i], 1);
+  }
+  return true;
+}
+
 // Whether `a` can join a chain over `shape`, and how it would be touched: written in C
 // order; or read in C order, one element broadcast, or as a view with any strides.
 bool chain_access(const ndarray& a, const Shape& shape, bool write, Access& out) {
@@ -208,10 +225,9 @@ bool chain_access(const ndarray& a, const Shape& shape, bool write, Access& out)
 // at one offset in C order by every step; any other is only read, in any way.
 bool fits(const Pending& p, std::span<const Access> accesses) {
   for (const Access& a : accesses) {
-    auto it = p.uses.find(a.buffer->get());
-    if (it == p.uses.end()) continue;
-    const BufferUse& u = it->second;
-    if ((u.irregular || a.irregular) ? (u.written || a.write) : u.offset != a.offset) return false;
+    const BufferUse* u = p.uses.find(a.buffer->get());
+    if (!u) continue;
+    if ((u->irregular || a.irregular) ? (u->written || a.write) : u->offset != a.offset) return false;
   }
   return true;
 }
@@ -225,12 +241,11 @@ bool fits_after(const Pending& p, const Shape& shape, std::span<const Access> ac
   if (p.chain.after_size == 0 || shape != p.chain.after_shape) return false;
   for (const Access& a : accesses) {
     if (!a.view.empty()) return false;
-    auto it = p.uses.find(a.buffer->get());
-    if (it == p.uses.end()) continue;
-    const BufferUse& u = it->second;
-    if (u.irregular || a.irregular) {
-      if (u.written || a.write) return false;
-    } else if (!u.after || u.offset != a.offset) {
+    const BufferUse* u = p.uses.find(a.buffer->get());
+    if (!u) continue;
+    if (u->irregular || a.irregular) {
+      if (u->written || a.write) return false;
+    } else if (!u->after || u->offset != a.offset) {
       return false;
     }
   }
@@ -239,18 +254,24 @@ bool fits_after(const Pending& p, const Shape& shape, std::span<const Access> ac
 
 // The chain's intermediates that no one else holds and that it writes before it reads
 // them: they need no memory, only the backend's scratch (one slot per buffer). Each buffer
-// is touched at one address (fits()), so addresses name buffers here.
-void assign_scratch(backend::Chain& chain, const std::vector<HeldUse>& held,
-                    const std::unordered_map<const Buffer*, long>& alias_holds) {
-  std::unordered_map<const Buffer*, long> holders(alias_holds.begin(), alias_holds.end());
-  for (const HeldUse& h : held) ++holders[h.buffer.get()];
-  std::unordered_map<const void*, bool> unheld;  // address -> no holder outside the chain
-  for (const HeldUse& h : held) unheld.try_emplace(h.address, true);
-  for (const HeldUse& h : held)
-    unheld[h.address] = unheld[h.address] && !h.irregular && h.buffer.use_count() == holders[h.buffer.get()];
-  std::unordered_map<const void*, int> slot;  // address -> scratch slot (-1: read first)
+// is touched at one address (fits()), so addresses name buffers here. A buffer's holders in
+// the chain are its held uses (BufferUse::holds counts them) and the recycled results'
+// references on it. The maps are the calling thread's, kept from run to run.
+void assign_scratch(backend::Chain& chain, const Pending& p) {
+  thread_local detail::PointerMap<bool> unheld;  // address -> no holder outside the chain
+  thread_local detail::PointerMap<int> slot;     // address -> scratch slot (-1: read first)
+  unheld.clear();
+  slot.clear();
+  for (const HeldUse& h : p.held) {
+    const BufferUse* u = p.uses.find(h.buffer.get());
+    const long* alias = p.alias_holds.find(h.buffer.get());
+    const long holders = (u ? u->holds : 0) + (alias ? *alias : 0);
+    bool* v = unheld.try_emplace(h.address, true).first;
+    *v = *v && !h.irregular && h.buffer.use_count() == holders;
+  }
   auto written = [&](const void* address, DType dtype) {
-    if (unheld[address] && slot.try_emplace(address, static_cast<int>(chain.scratch_itemsize.size())).second)
+    const bool* free = unheld.find(address);
+    if (free && *free && slot.try_emplace(address, static_cast<int>(chain.scratch_itemsize.size())).second)
       chain.scratch_itemsize.push_back(static_cast<int>(itemsize(dtype)));
   };
   auto visit = [&](backend::ChainStep& s) {
@@ -263,8 +284,8 @@ void assign_scratch(backend::Chain& chain, const std::vector<HeldUse>& held,
   if (chain.reduction && !chain.after.empty()) written(chain.reduction->out.data, chain.reduction->out.dtype);
   for (backend::ChainStep& s : chain.after) visit(s);
   auto slot_of = [&](const void* address) {
-    auto it = slot.find(address);
-    return it == slot.end() ? -1 : it->second;
+    const int* k = slot.find(address);
+    return k ? *k : -1;
   };
   auto assign = [&](backend::ChainStep& s) {
     for (int k = 0; k < s.nin; ++k)
@@ -306,10 +327,9 @@ void run_deferred_work() {
   Pending& p = pending();
   backend::Chain chain;
   std::vector<ErrState> states;
+  std::vector<HeldUse> held;  // released once the chain has run
   {
     std::lock_guard running(p.run);
-    std::vector<HeldUse> held;
-    std::unordered_map<const Buffer*, long> alias_holds;
     Device device;
     {
       std::lock_guard lock(p.state);
@@ -317,12 +337,15 @@ void run_deferred_work() {
         deferred_pending.store(false, std::memory_order_release);
         return;
       }
+      assign_scratch(p.chain, p);
       chain = std::move(p.chain);
       states = std::move(p.states);
       held = std::move(p.held);
-      alias_holds = std::move(p.alias_holds);
       device = p.device;
-      p.chain = backend::Chain{};
+      p.chain = std::move(p.spare_chain);
+      p.states = std::move(p.spare_states);
+      p.held = std::move(p.spare_held);
+      p.chain.clear();
       p.states.clear();
       p.held.clear();
       p.uses.clear();
@@ -338,7 +361,10 @@ void run_deferred_work() {
         deferred_pending.store(!p.chain.steps.empty(), std::memory_order_release);
       }
     } settle{p};
-    assign_scratch(chain, held, alias_holds);
+    struct Release {  // the chain's hold on its buffers ends with the run, thrown or not
+      std::vector<HeldUse>& held;
+      ~Release() { held.clear(); }
+    } release{held};
     backend::backend_for(device).run_chain(chain);
   }
   // Warnings after the run, under each step's own error state, in call order (the steps
@@ -353,6 +379,13 @@ void run_deferred_work() {
     } restore{seterr(states[i])};
     report_fp_errors(s.fp_found, fp_op_name(s.op));
   }
+  // The emptied vectors serve the next chain.
+  chain.clear();
+  states.clear();
+  std::lock_guard lock(p.state);
+  p.spare_chain = std::move(chain);
+  p.spare_states = std::move(states);
+  p.spare_held = std::move(held);
 }
 
 void run_deferred_touching(const Buffer* b) {
@@ -422,7 +455,7 @@ bool record(backend::ChainStep step, std::span<const DeferredInput> inputs, cons
         return false;
     ++naccess;
   } else {
-    if (out_strides != c_strides(shape, itemsize(result_dtype))) return false;
+    if (!are_c_strides(out_strides, shape, itemsize(result_dtype))) return false;
     const auto nbytes = static_cast<std::size_t>(size * itemsize(result_dtype));
     std::shared_ptr<Buffer> memory;
     {
@@ -483,12 +516,12 @@ bool record(backend::ChainStep step, std::span<const DeferredInput> inputs, cons
         p.states.push_back(st);
         for (const Access& a : touched) {
           p.held.push_back(HeldUse{*a.buffer, static_cast<const char*>((*a.buffer)->data()) + a.offset, a.irregular});
-          auto [it, added] = p.uses.try_emplace(a.buffer->get(), BufferUse{a.offset, a.irregular, a.write, 0, after});
+          auto [use, added] = p.uses.try_emplace(a.buffer->get(), BufferUse{a.offset, a.irregular, a.write, 0, after});
           if (!added) {
-            it->second.written |= a.write;
-            it->second.irregular |= a.irregular;
+            use->written |= a.write;
+            use->irregular |= a.irregular;
           }
-          ++it->second.holds;
+          ++use->holds;
         }
         break;
       }
@@ -537,9 +570,8 @@ bool defer_reduce(ops::ReduceOp op, const ndarray& in, int nreduce, const ndarra
       in.size() != p.chain.size || p.uses.contains(out.buffer().get()))
     return false;
   // The input must be a buffer the chain writes, at the chain's offset, last as in's dtype.
-  auto it = p.uses.find(in.buffer().get());
-  if (it == p.uses.end() || !it->second.written || it->second.irregular || it->second.offset != in.offset())
-    return false;
+  BufferUse* use = p.uses.find(in.buffer().get());
+  if (!use || !use->written || use->irregular || use->offset != in.offset()) return false;
   const backend::ChainStep* last = nullptr;
   for (const backend::ChainStep& s : p.chain.steps)
     if (s.out.data == at) last = &s;
@@ -547,9 +579,9 @@ bool defer_reduce(ops::ReduceOp op, const ndarray& in, int nreduce, const ndarra
   p.chain.reduction = backend::ChainReduction{op, backend::ArrayView{at, in.dtype(), in.shape(), in.strides()}, nreduce,
                                               backend::ArrayView{out_at, out.dtype(), out.shape(), out.strides()}};
   p.held.push_back(HeldUse{in.buffer(), at, false});
-  ++it->second.holds;
+  ++use->holds;
   p.held.push_back(HeldUse{out.buffer(), out_at, false});
-  p.uses.emplace(out.buffer().get(), BufferUse{out.offset(), false, true, 1, true});
+  p.uses.try_emplace(out.buffer().get(), BufferUse{out.offset(), false, true, 1, true});
   // Elementwise steps over the output may follow (fits_after) when it is C-ordered.
   if (out.is_c_contiguous() && out.size() > 0) {
     p.chain.after_shape = out.shape();

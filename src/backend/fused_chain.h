@@ -75,6 +75,20 @@ struct Chain {
   std::vector<ChainStep> after;
   Shape after_shape;
   std::int64_t after_size = 0;
+
+  // Empties the chain as a new one is, keeping its vectors' memory for the next chain.
+  void clear() {
+    shape.clear();
+    size = 0;
+    steps.clear();
+    scratch_itemsize.clear();
+    views.clear();
+    context.reset();
+    reduction.reset();
+    after.clear();
+    after_shape.clear();
+    after_size = 0;
+  }
 };
 
 // Turns the scratch slot of the buffer at `data` (if it has one) back into memory: for a
