@@ -27,6 +27,9 @@ bool fusion_enabled();
 void run_deferred();
 // How many ops are waiting, a reduction ending the chain included (tests).
 std::size_t deferred_ops();
+// How many of the last chain run's intermediates were kept out of memory (scratch slots:
+// results no array held by then), for tests.
+std::size_t last_chain_scratch_slots();
 
 // a.data() for a pointer handed outside copper (DLPack, the CUDA array interface,
 // data_ptr, data.ptr): runs the pending work on it, and later ops on its memory are never

@@ -12,6 +12,8 @@ void bind_deferred(nb::module_& m) {
   m.def("fusion_enabled", &fusion_enabled, "Whether automatic fusion is on.");
   m.def("run_deferred", &run_deferred, "Runs every deferred elementwise op now.");
   m.def("_deferred_ops", &deferred_ops, "How many elementwise ops are waiting (tests).");
+  m.def("_last_chain_scratch_slots", &last_chain_scratch_slots,
+        "How many intermediates the last chain run kept out of memory (tests).");
 }
 
 }  // namespace copper::python

@@ -256,15 +256,17 @@ bool fits_after(const Pending& p, const Shape& shape, std::span<const Access> ac
 // them: they need no memory, only the backend's scratch (one slot per buffer). Each buffer
 // is touched at one address (fits()), so addresses name buffers here. A buffer's holders in
 // the chain are its held uses (BufferUse::holds counts them) and the recycled results'
-// references on it. The maps are the calling thread's, kept from run to run.
-void assign_scratch(backend::Chain& chain, const Pending& p) {
+// references on it; the chain's list of its results (Pending::made) must be gone by now,
+// as its references are holders too. The maps are the calling thread's, kept from run to run.
+void assign_scratch(backend::Chain& chain, const std::vector<HeldUse>& held,
+                    const detail::PointerMap<BufferUse>& uses, const detail::PointerMap<long>& alias_holds) {
   thread_local detail::PointerMap<bool> unheld;  // address -> no holder outside the chain
   thread_local detail::PointerMap<int> slot;     // address -> scratch slot (-1: read first)
   unheld.clear();
   slot.clear();
-  for (const HeldUse& h : p.held) {
-    const BufferUse* u = p.uses.find(h.buffer.get());
-    const long* alias = p.alias_holds.find(h.buffer.get());
+  for (const HeldUse& h : held) {
+    const BufferUse* u = uses.find(h.buffer.get());
+    const long* alias = alias_holds.find(h.buffer.get());
     const long holders = (u ? u->holds : 0) + (alias ? *alias : 0);
     bool* v = unheld.try_emplace(h.address, true).first;
     *v = *v && !h.irregular && h.buffer.use_count() == holders;
@@ -322,6 +324,7 @@ std::size_t deferred_ops() {
 namespace detail {
 
 std::atomic<bool> deferred_pending{false};
+std::atomic<std::size_t> last_scratch_slots{0};  // last_chain_scratch_slots()
 
 void run_deferred_work() {
   Pending& p = pending();
@@ -337,7 +340,6 @@ void run_deferred_work() {
         deferred_pending.store(false, std::memory_order_release);
         return;
       }
-      assign_scratch(p.chain, p);
       chain = std::move(p.chain);
       states = std::move(p.states);
       held = std::move(p.held);
@@ -348,9 +350,11 @@ void run_deferred_work() {
       p.chain.clear();
       p.states.clear();
       p.held.clear();
-      p.uses.clear();
       p.made.clear();
       p.made_bytes = 0;
+      assign_scratch(chain, held, p.uses, p.alias_holds);
+      last_scratch_slots.store(chain.scratch_itemsize.size(), std::memory_order_relaxed);
+      p.uses.clear();
       p.alias_holds.clear();
     }
     // Readers of this chain's memory wait on `running`; pending stays set until it is done.
@@ -412,6 +416,8 @@ void mark_shared_outside(const std::shared_ptr<Buffer>& b) {
 }
 
 }  // namespace detail
+
+std::size_t last_chain_scratch_slots() { return detail::last_scratch_slots.load(std::memory_order_relaxed); }
 
 namespace api {
 

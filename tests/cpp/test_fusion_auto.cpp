@@ -64,6 +64,8 @@ TEST(FusionAuto, TemporariesAndHeldResults) {
     ndarray y = copper::sqrt(copper::abs((kept + a) * 0.5));   // (kept + a) and the product: held by no one
     EXPECT_EQ(deferred_ops(), 5u);
     const auto gy = y.to_vector<double>(), gk = kept.to_vector<double>();
+    // The sum, product and abs died with the statement: only they are kept out of memory.
+    EXPECT_EQ(last_chain_scratch_slots(), 3u);
     for (std::size_t i = 0; i < a0.size(); ++i) {
       ASSERT_EQ(gk[i], a0[i] * b0[i]);
       ASSERT_EQ(gy[i], std::sqrt(std::abs((a0[i] * b0[i] + a0[i]) * 0.5)));

@@ -36,6 +36,21 @@ def test_seed_chain_defers_three_ops_and_matches_numpy(fused, rng, device):
     assert cp._core._deferred_ops() == 0
 
 
+def test_results_no_one_holds_get_scratch_slots(fused, rng, device):
+    # An intermediate that died before its chain ran gets a scratch slot (registers, never
+    # written); one still held is written like any result.
+    x0 = rng.standard_normal(1000)
+    x = cp.asarray(x0, device=device)
+    y = (x * 2) + 1
+    np.testing.assert_array_equal(host(y), x0 * 2 + 1)
+    assert cp._core._last_chain_scratch_slots() == 1
+    t = x * 2
+    y = t + 1
+    np.testing.assert_array_equal(host(y), x0 * 2 + 1)
+    assert cp._core._last_chain_scratch_slots() == 0
+    np.testing.assert_array_equal(host(t), x0 * 2)
+
+
 @pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "int64", "complex64", "uint8", "float16"])
 def test_random_formulas_match_eager(fused, rng, dtype, device):
     n = int(rng.integers(1, 40_000))
