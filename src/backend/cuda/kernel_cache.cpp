@@ -53,7 +53,10 @@ std::uint64_t checksum(const char* p, std::size_t n) {
 
 std::vector<std::string> compile_options(int arch) {
   // No FMA contraction: results match the CPU backend (and NumPy) bit for bit where C++ fixes them.
-  return {"--gpu-architecture=sm_" + std::to_string(arch), "-std=c++20", "-default-device", "--fmad=false"};
+  // -minimal leaves out declarations copper's kernels never use (textures, surfaces, device-side
+  // runtime calls and launches): 4-6 ms less per compile, about 10% of a small chain kernel's,
+  // and byte-identical cubins for all 1,491 kernels of the NVRTC compile checks (2026-12-04).
+  return {"--gpu-architecture=sm_" + std::to_string(arch), "-std=c++20", "-default-device", "--fmad=false", "-minimal"};
 }
 
 // The compiler's identity in the disk keys, known without loading NVRTC (dlopen of libnvrtc
