@@ -602,10 +602,10 @@ SerialAccess serial_access(const Chain& chain, const Plan& p, const std::optiona
     const GatherSlot& g = p.gathers[k];
     const std::int64_t isz = itemsize(g.dtype);
     const std::int64_t inner = chain.views[static_cast<std::size_t>(g.view)].back();
+    const std::int64_t bytes = nred * isz;  // a row's, where it is contiguous
     std::int64_t reach = (nred - 1) * (inner < 0 ? -inner : inner) + isz;
-    bool aligned_rows = a.direct && inner == isz && reinterpret_cast<std::uintptr_t>(g.data) % (nred * isz) == 0;
-    const std::int64_t bytes = nred * isz;
-    aligned_rows = aligned_rows && (bytes == 4 || bytes == 8 || bytes == 16);
+    bool aligned_rows = a.direct && inner == isz && (bytes == 4 || bytes == 8 || bytes == 16) &&
+                        reinterpret_cast<std::uintptr_t>(g.data) % static_cast<std::uintptr_t>(bytes) == 0;
     for (std::size_t d = 0; d < rows->shape.size(); ++d) {
       const std::int64_t st = rows->strides[k][d];
       reach += (rows->shape[d] - 1) * (st < 0 ? -st : st);
@@ -616,7 +616,6 @@ SerialAccess serial_access(const Chain& chain, const Plan& p, const std::optiona
   }
   return a;
 }
-
 
 // ReduceShape::rows_serial, for a fed reduction whose rows the eager rows shape gives one
 // lane each (short rows: launch_reduce): one thread per output folds its row's elements in
