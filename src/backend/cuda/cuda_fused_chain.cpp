@@ -553,6 +553,13 @@ std::size_t serial_extra_bytes(const Plan& p, const Tail* tail) {
   return 8 * (1 + p.gathers.size()) + (tail ? param_bytes(tail->plan) : 0);
 }
 
+// tail_of where the serial kernel has room for its parameters beside the chain's.
+std::optional<Tail> serial_tail(const Chain& chain, const Plan& p, bool fp_ready) {
+  std::optional<Tail> tail = tail_of(chain, fp_ready);
+  if (tail && param_bytes(p) + sizeof(ReduceParams) + serial_extra_bytes(p, &*tail) > kMaxParamBytes) tail.reset();
+  return tail;
+}
+
 // row_layout where the serial kernel takes it (rows along the innermost axis, views gathered,
 // room among the parameters, at most kMaxDims dimensions).
 std::optional<CollapsedLayout> serial_rows(const Chain& chain, const Plan& p, const Tail* tail) {
@@ -637,7 +644,7 @@ std::string make_serial_feed_source(const Chain& chain, const Plan& p, const Red
   std::string params = "const copper::kern::ReduceParams p, const char* origin" + chain_kernel_params(chain, p);
   for (std::size_t k = 0; k < p.gathers.size(); ++k) params += ", const long long gs" + num(k);
   const bool along = rows_along_inner_axis(chain);
-  const bool rows = along && !p.gathers.empty() && a.row_ndim >= 0;
+  const bool rows = a.row_ndim >= 0;  // serial_rows: along the innermost axis, views gathered
   // go: the views' byte offsets of row `row` (the row layout's), ints where they fit (off32).
   auto row_offsets = [&](const std::string& indent, const std::string& row) {
     return indent + (a.off32 ? "int" : "long long") + " go[" + num(p.gathers.size()) + "];\n" + indent +
@@ -701,6 +708,10 @@ std::string make_serial_feed_source(const Chain& chain, const Plan& p, const Red
     }
     return b;
   };
+  // The kernel's end: both chains' floating-point flags recorded.
+  auto finish = [&] {
+    return record_flags(chain, p, "") + (tail ? record_flags(tail->chain, tail->plan, "", "a") : "") + "}\n";
+  };
   if (a.direct) {
     // U rows per thread and pass (fewer for longer rows, whose elements fill registers):
     // the views' elements of all U first, so U rows' loads are in flight together.
@@ -729,10 +740,8 @@ std::string make_serial_feed_source(const Chain& chain, const Plan& p, const Red
     for (std::size_t k = 0; k < p.gathers.size(); ++k)
       s += "        const " + std::string(device_type_name(p.gathers[k].dtype)) + " g" + num(k) + " = G" + num(k) +
            "[u][j];\n";
-    s += row_body("      ", "c") + "    }\n  }\n" + record_flags(chain, p, "");
-    if (tail) s += record_flags(tail->chain, tail->plan, "", "a");
-    s += "}\n";
-    return s;
+    s += row_body("      ", "c") + "    }\n  }\n";
+    return s + finish();
   }
   s += "  for (long long c = blockIdx.x * 256LL + threadIdx.x; c < p.nout; c += gridDim.x * 256LL) {\n"
        "    long long in_off, out_off;\n    kept_offsets(p, c, in_off, out_off);\n"
@@ -751,10 +760,8 @@ std::string make_serial_feed_source(const Chain& chain, const Plan& p, const Red
   } else {
     s += "      " + gather_loads(p, "static_cast<I>(i)", "gl") + "\n";
   }
-  s += row_body("    ", "o") + "  }\n" + record_flags(chain, p, "");
-  if (tail) s += record_flags(tail->chain, tail->plan, "", "a");
-  s += "}\n";
-  return s;
+  s += row_body("    ", "o") + "  }\n";
+  return s + finish();
 }
 
 // A chain feeding its reduction: room for the ReduceParams among the parameters; p.vec is
@@ -1049,7 +1056,7 @@ std::string fused_reduction_source(const Chain& chain, ReduceShape shape, Reduce
   const std::optional<Reduced> reduced = reduced_of(chain, p);
   if (!reduced) return std::string();
   if (shape == ReduceShape::rows_serial) {
-    const std::optional<Tail> tail = tail_of(chain, fp_ready);
+    const std::optional<Tail> tail = serial_tail(chain, p, fp_ready);
     const Tail* t = tail ? &*tail : nullptr;
     return make_serial_feed_source(chain, p, *reduced, chain.reduction->op, chain.reduction->out.dtype, t,
                                    serial_access(chain, p, serial_rows(chain, p, t)));
@@ -1100,8 +1107,7 @@ bool run_fed_reduction(int device, const Chain& chain, bool fp_ready, bool& afte
   const Plan p = make_feed_plan(chain, fp_ready);
   const std::optional<Reduced> reduced = reduced_of(chain, p);
   if (!reduced) return false;
-  std::optional<Tail> tail = tail_of(chain, fp_ready);
-  if (tail && param_bytes(p) + sizeof(ReduceParams) + serial_extra_bytes(p, &*tail) > kMaxParamBytes) tail.reset();
+  const std::optional<Tail> tail = serial_tail(chain, p, fp_ready);
   const std::optional<CollapsedLayout> rows = serial_rows(chain, p, tail ? &*tail : nullptr);
   const SerialAccess access = serial_access(chain, p, rows);
   const std::string structure = structure_of(chain, p);
