@@ -115,6 +115,18 @@ def first_call_ms(fusion, compile_mode):
         return float(out.stdout.strip().splitlines()[-1])
 
 
+def added_peak_mb(lib, call, clear=lambda: None):
+    """MB of device memory one call adds at its peak above what was in use before it (its
+    inputs), results included; None where the library keeps no statistics. Results of an
+    earlier call are dropped first (`clear`), so they do not count."""
+    clear()
+    before = lib.memory.used()
+    lib.memory.reset_peak()
+    call()
+    peak = lib.memory.peak()
+    return None if before is None or peak is None else max(0, peak - before) / 1e6
+
+
 def variants(lib):
     """{variant: (before, after)}: how one library runs each workload."""
     if lib.name == "copper":
@@ -138,8 +150,12 @@ def main():
     bandwidth = {"copper": bandwidth_gbs(libs["copper"], min(n, 10**8))}
     rows = {}
 
-    def record(label, nbytes, column, ms):
+    peaks = {}  # {label: {column: MB one call adds at its peak}}
+
+    def record(label, nbytes, column, ms, call=None, clear=lambda: None):
         rows.setdefault(label, {"bytes": nbytes})[column] = ms
+        if call is not None:
+            peaks.setdefault(label, {})[column] = added_peak_mb(libs[column.split()[0]], call, clear)
 
     for name, lib in libs.items():
         xp = lib.xp
@@ -158,7 +174,7 @@ def main():
                         run_deferred()
 
                     record(f"x *= 5; x *= x; x += x, {n:.0e} {dtype}", 2 * itemsize * n, f"{name} {variant}",
-                           bench_ms(chain_call, lib.clock)[0])
+                           bench_ms(chain_call, lib.clock)[0], chain_call)
                     del x
                     lib.release()
                 k = n // 10
@@ -166,12 +182,15 @@ def main():
 
                 kept = [None]  # results are held, as a program holds what it computes
 
+                def drop_kept():
+                    kept[0] = None
+
                 def hypot_call():
                     kept[0] = hypot_affine(xp, x, y)
                     run_deferred()
 
                 record(f"sqrt(x*x + y*y) * 0.5 + 1, {k:.0e} float64", 3 * 8 * k, f"{name} {variant}",
-                       bench_ms(hypot_call, lib.clock)[0])
+                       bench_ms(hypot_call, lib.clock)[0], hypot_call, drop_kept)
                 del x, y
                 kept[0] = None
                 rng = np.random.default_rng(0)
@@ -183,7 +202,7 @@ def main():
                     run_deferred()
 
                 label = f"Black-Scholes, {m:.0e} options float64"
-                record(label, 5 * 8 * m, f"{name} {variant}", bench_ms(bs_call, lib.clock)[0])
+                record(label, 5 * 8 * m, f"{name} {variant}", bench_ms(bs_call, lib.clock)[0], bs_call, drop_kept)
                 kept[0] = None
                 if name in ("copper", "cupy") and variant == "eager":
                     kernel = xp.ElementwiseKernel("float64 s, float64 k, float64 t, float64 r, float64 v",
@@ -204,13 +223,16 @@ def main():
                 x = lib.ones(REDUCE_SHAPE, "float64")
                 out = [None]
 
+                def drop_out():
+                    out[0] = None
+
                 def norm_call():
                     out[0] = xp.sqrt(xp.sum(x**2, axis=-1))
                     run_deferred()
 
                 rbytes = 8 * int(np.prod(REDUCE_SHAPE))
                 record(f"sqrt(sum(x**2, axis=-1)), {REDUCE_SHAPE} float64", rbytes + rbytes // REDUCE_SHAPE[-1],
-                       f"{name} {variant}", bench_ms(norm_call, lib.clock)[0])
+                       f"{name} {variant}", bench_ms(norm_call, lib.clock)[0], norm_call, drop_out)
                 if variant == "eager":
                     def stacked_norm():
                         out[0] = norm_last_axis(lib, x)
@@ -232,7 +254,7 @@ def main():
 
                 record(f"k-means distance, {KMEANS_POINTS:.0e}x2 points, {KMEANS_CENTRES} centres float64",
                        8 * (2 * KMEANS_POINTS + KMEANS_POINTS * KMEANS_CENTRES), f"{name} {variant}",
-                       bench_ms(kmeans_call, lib.clock)[0])
+                       bench_ms(kmeans_call, lib.clock)[0], kmeans_call, drop_out)
                 del px, pc
                 out[0] = None
                 lib.release()
@@ -260,6 +282,17 @@ def main():
         fused = row.get("copper fused", float("nan"))
         lines.append(f"| {label} | " + " | ".join(f"{row.get(c, float('nan')):.4g}" for c in columns) +
                      f" | {floor:.3g} | {fused / floor:.2f}x | {fused / min(peers) if peers else float('nan'):.2f}x |")
+    peak_columns = [c for c in ("copper eager", "copper fused", "cupy eager", "torch eager")
+                    if any(c in r for r in peaks.values())]
+    lines += ["", "Device memory one call adds at its peak, above its inputs, results included (MB; "
+              "fused at most eager is issue 17's goal):", "",
+              "| workload | " + " | ".join(f"{c} MB" for c in peak_columns) + " | fused <= eager |",
+              "|---|" + "---|" * (len(peak_columns) + 1)]
+    for label, row in peaks.items():
+        cells = ["n/a" if row.get(c) is None else f"{row[c]:.0f}" for c in peak_columns]
+        eager, fused = row.get("copper eager"), row.get("copper fused")
+        verdict = "n/a" if eager is None or fused is None else ("yes" if fused <= eager + 0.5 else "NO")
+        lines.append(f"| {label} | " + " | ".join(cells) + f" | {verdict} |")
     latency = {label: first_call_ms(fusion, mode) for label, fusion, mode in
                (("eager", "0", "sync"), ("fused, compiled in the background", "1", "background"),
                 ("fused, compiled first", "1", "sync"))}
@@ -272,7 +305,8 @@ def main():
         with open(os.path.join(args.out, "fusion_gpu_bench.md"), "w") as f:
             f.write(text + "\n")
         with open(os.path.join(args.out, "fusion_gpu_bench.json"), "w") as f:
-            json.dump({"n": n, "options": m, "bandwidth_gbs": bandwidth, "rows": rows, "first_call_ms": latency,
+            json.dump({"n": n, "options": m, "bandwidth_gbs": bandwidth, "rows": rows, "peak_mb": peaks,
+                       "first_call_ms": latency,
                        "notes": notes}, f, indent=1)
 
 
