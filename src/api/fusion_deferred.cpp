@@ -31,8 +31,9 @@ constexpr std::size_t kMaxSteps = 64;
 // them, so past this many bytes the chain runs first (COPPER_FUSION_MEMORY_MB overrides).
 // 4 GiB: the k-means distance over 1e7 points and 8 centres holds 1.28 GB of dead
 // differences when its sqrt comes, and at 1 GiB that sqrt ran as a second pass over the
-// 640 MB sum (H200, 2026-12-04); its peak stays the eager one, whose subtract and square
-// hold both 1.28 GB arrays at once.
+// 640 MB sum (H200, 2026-12-04). Its peak is then above eager code's (3.84 GB against
+// 2.56: the dead difference and square beside the sum and sqrt); results allocated when
+// the chain runs, and only where held, would take it below.
 std::size_t dead_memory_limit() {
   static const std::size_t limit = [] {
     const char* v = std::getenv("COPPER_FUSION_MEMORY_MB");
