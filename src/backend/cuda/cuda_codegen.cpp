@@ -39,6 +39,11 @@ std::string source_prologue() {
          "#include \"ops/casting.h\"\n#include \"copper_kernels/common.cuh\"\n";
 }
 
+std::string without_unused_complex_math(std::string source) {
+  if (source.find("complex") == std::string::npos) source.insert(0, "#define COPPER_REAL_MATH_ONLY\n");
+  return source;
+}
+
 FastDiv make_fast_div(unsigned divisor) {
   // q = (umulhi(n, mul) + n) >> shift, exact for every 32-bit n (Granlund-Montgomery, with
   // the 33-bit sum kept in 64 bits on the device).

@@ -408,7 +408,7 @@ std::string make_source(const Chain& chain, const Plan& p) {
        call([&](std::size_t k) { return element(k, false); }, [&](std::size_t k) { return element(k, true); }) + "; }\n";
   s += record_flags(chain, p, "");
   s += "}\n";
-  return s;
+  return without_unused_complex_math(std::move(s));
 }
 
 // A reduction's main kernel whose input the chain computes (ReduceFeed): ChainFeed gives
@@ -503,7 +503,7 @@ std::string make_feed_source(const Chain& chain, const Plan& p, const Reduced& r
   s += "  " + reduce_template_call(shape, mode, "copper_reduce", "feed") + "\n";
   s += record_flags(chain, p, "feed.");
   s += "}\n";
-  return s;
+  return without_unused_complex_math(std::move(s));
 }
 
 // The steps after the chain's reduction as a chain of their own over its output (the
@@ -761,7 +761,7 @@ std::string make_serial_feed_source(const Chain& chain, const Plan& p, const Red
     s += "      " + gather_loads(p, "static_cast<I>(i)", "gl") + "\n";
   }
   s += row_body("    ", "o") + "  }\n";
-  return s + finish();
+  return without_unused_complex_math(s + finish());
 }
 
 // A chain feeding its reduction: room for the ReduceParams among the parameters; p.vec is

@@ -100,10 +100,10 @@ std::string reduce_template_call(ReduceShape shape, ReduceMode mode, const std::
 // program, shared by every shape and mode, compiled only when a reduction splits.
 std::string reduce_finalize_definitions(ops::ReduceOp op, DType in, DType out, const std::string& suffix);
 inline std::string reduce_kernel_source(ops::ReduceOp op, DType in, DType out, ReduceShape shape, ReduceMode mode) {
-  return reduce_source_head() + reduce_kernel_definitions(op, in, out, shape, mode, "");
+  return without_unused_complex_math(reduce_source_head() + reduce_kernel_definitions(op, in, out, shape, mode, ""));
 }
 inline std::string reduce_finalize_source(ops::ReduceOp op, DType in, DType out) {
-  return reduce_source_head() + reduce_finalize_definitions(op, in, out, "");
+  return without_unused_complex_math(reduce_source_head() + reduce_finalize_definitions(op, in, out, ""));
 }
 
 // A reduction whose input a fused chain computes (cuda_fused_chain.cpp): `kernel` gives

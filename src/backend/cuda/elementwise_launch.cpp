@@ -246,7 +246,7 @@ std::string make_source(const EwJob& job, const Plan& p) {
   if (job.fp_check)
     s += "  copper::kern::record_fp_errors(fp_word, fp_record, fl & fp_mask, " + std::to_string(job.op) + "u);\n";
   s += "}\n";
-  return s;
+  return without_unused_complex_math(std::move(s));
 }
 
 template <class Args> void fill_common(Args& a, const EwJob& job, const Plan& p, std::int64_t n) {
