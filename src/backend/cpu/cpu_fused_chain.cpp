@@ -9,6 +9,7 @@
 // block: the steps fill a per-thread buffer with them and the reduction reads it there, so
 // the input never reaches memory (fed_rows). Any other reduction runs after the chain,
 // reading its input from memory.
+#include <algorithm>
 #include <cstring>
 #include <optional>
 #include <vector>
@@ -88,15 +89,22 @@ class BlockRunner {
               int span_slot = -1, int64_t span_elements = 0)
       : be_(be), chain_(chain), fns_(fns), watches_(watches), span_slot_(span_slot), views_(chain.steps.size()),
         scratch_(chain.scratch_itemsize.size()), gathered_(chain.views.size()) {
-    // A block slot holds at most the chain's size: a short chain's slots are short, as
-    // zeroing and freeing full blocks was most of a 10-element formula's run.
+    // A block slot (scratch or gathered view) holds at most the chain's size: a short
+    // chain's slots are short, as zeroing and freeing full blocks was most of a 10-element
+    // formula's run.
     const int64_t block = std::min(kBlock, chain.size);
     for (std::size_t k = 0; k < scratch_.size(); ++k)
       scratch_[k].resize(static_cast<std::size_t>((static_cast<int>(k) == span_slot ? span_elements : block) *
                                                   chain.scratch_itemsize[k]));
     for (std::size_t i = 0; i < chain.steps.size(); ++i) {
       const ChainStep& s = chain.steps[i];
-      for (int k = 0; k < s.nin; ++k) views_[i].in[k] = block_view(s.in[k], s.values[k]);
+      for (int k = 0; k < s.nin; ++k) {
+        views_[i].in[k] = block_view(s.in[k], s.values[k]);
+        if (s.in[k].view >= 0) {
+          std::vector<unsigned char>& buf = gathered_[static_cast<std::size_t>(s.in[k].view)];
+          buf.resize(std::max(buf.size(), static_cast<std::size_t>(block * itemsize(s.in[k].dtype))));
+        }
+      }
       views_[i].out = block_view(s.out, nullptr);
     }
   }
@@ -111,7 +119,6 @@ class BlockRunner {
         if (s.in[k].view >= 0) {
           // A strided view: its block is gathered into the step's own buffer.
           std::vector<unsigned char>& buf = gathered_[static_cast<std::size_t>(s.in[k].view)];
-          buf.resize(static_cast<std::size_t>(std::min(kBlock, chain_.size) * itemsize(s.in[k].dtype)));
           gather_block(static_cast<const char*>(s.in[k].data), chain_.shape,
                        chain_.views[static_cast<std::size_t>(s.in[k].view)], itemsize(s.in[k].dtype), begin, n,
                        reinterpret_cast<char*>(buf.data()), index_);
