@@ -2,6 +2,7 @@
 // Copies of an ndarray share the buffer (like Python references to one array);
 // views made by slicing, reshaping or transposing share it too.
 #pragma once
+#include <atomic>
 #include <complex>
 #include <cstdint>
 #include <functional>
@@ -31,25 +32,50 @@ enum class Order : std::uint8_t { C, F, A, K };
 Order order_from_name(std::string_view name);
 std::string_view name(Order order);
 
+class Buffer;
+namespace detail {
+// Automatic fusion gives a deferred op's result a Buffer without memory (src/api/
+// fusion_deferred.cpp): memory comes when the chain that computes it runs, and only if
+// someone still holds it then. settle_buffer runs that chain (or, when none will, gives
+// the buffer memory at once); bind_memory makes `memory` the buffer's own.
+void settle_buffer(const Buffer& b);
+void bind_memory(Buffer& b, std::shared_ptr<Buffer> memory);
+}  // namespace detail
+
 // A block of device memory. The allocating backend supplies the deleter (RAII).
 class Buffer {
  public:
   Buffer(void* ptr, std::size_t nbytes, Device device, std::function<void(void*)> deleter)
       : ptr_(ptr), nbytes_(nbytes), device_(device), deleter_(std::move(deleter)) {}
+  // A buffer whose memory comes later (detail::bind_memory); until then `placeholder`, an
+  // address no memory can have, names it, and data() first settles it.
+  struct Deferred {};
+  Buffer(Deferred, void* placeholder, std::size_t nbytes, Device device)
+      : ptr_(placeholder), nbytes_(nbytes), device_(device), deferred_(true) {}
   ~Buffer() {
     if (deleter_) deleter_(ptr_);
   }
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;
-  void* data() const { return ptr_; }
+  void* data() const {
+    if (deferred_.load(std::memory_order_acquire)) [[unlikely]]
+      detail::settle_buffer(*this);
+    return ptr_;
+  }
+  // The address as it is now, without settling: a deferred buffer's placeholder. For
+  // automatic fusion's bookkeeping, which names buffers by address; never dereference it.
+  void* address() const { return ptr_; }
+  bool deferred() const { return deferred_.load(std::memory_order_acquire); }
   std::size_t nbytes() const { return nbytes_; }
   Device device() const { return device_; }
 
  private:
+  friend void detail::bind_memory(Buffer& b, std::shared_ptr<Buffer> memory);
   void* ptr_;
   std::size_t nbytes_;
   Device device_;
   std::function<void(void*)> deleter_;
+  std::atomic<bool> deferred_{false};
 };
 
 // Where an array's memory starts, as CuPy's MemoryPointer: a buffer and a byte offset into

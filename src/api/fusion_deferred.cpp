@@ -6,6 +6,8 @@
 #include "api/fusion_deferred.h"
 
 #include <algorithm>
+#include <atomic>
+#include <limits>
 #include <cstdlib>
 #include <mutex>
 #include <string_view>
@@ -26,14 +28,11 @@ namespace {
 // working set and its GPU kernel compiles in a fraction of a second.
 constexpr std::size_t kMaxSteps = 64;
 
-// Memory of the chain's results that only the chain still holds (temporaries that died
+// Memory of the chain's results that got memory at their call (where the backend had no
+// room to defer it: record()) and that only the chain still holds (temporaries that died
 // while deferred): they stay allocated until it runs, where eager code would have freed
 // them, so past this many bytes the chain runs first (COPPER_FUSION_MEMORY_MB overrides).
-// 4 GiB: the k-means distance over 1e7 points and 8 centres holds 1.28 GB of dead
-// differences when its sqrt comes, and at 1 GiB that sqrt ran as a second pass over the
-// 640 MB sum (H200, 2026-12-04). Its peak is then above eager code's (3.84 GB against
-// 2.56: the dead difference and square beside the sum and sqrt); results allocated when
-// the chain runs, and only where held, would take it below.
+// 4 GiB. Results given no memory at the call (the rule) hold none while dead.
 std::size_t dead_memory_limit() {
   static const std::size_t limit = [] {
     const char* v = std::getenv("COPPER_FUSION_MEMORY_MB");
@@ -92,8 +91,11 @@ struct Pending {
   std::vector<ErrState> states;               // each step's error state at its call
   std::vector<HeldUse> held;
   detail::PointerMap<BufferUse> uses;  // by Buffer*
-  std::vector<MadeResult> made;  // results of the chain's steps not yet recycled
+  std::vector<MadeResult> made;  // results of the chain's steps given memory at their call, not yet recycled
   std::size_t made_bytes = 0;    // memory the chain's steps allocated
+  // Bytes of the chain's results given no memory yet (deferred buffers): read without the
+  // lock by record()'s check of the backend's room, so atomic.
+  std::atomic<std::size_t> deferred_bytes{0};
   // References that results made from recycled memory hold on its owner (see recycle()),
   // by owner (Buffer*): they do not count as holders outside the chain.
   detail::PointerMap<long> alias_holds;
@@ -155,9 +157,10 @@ std::size_t dead_bytes(const Pending& p) {
   return bytes;
 }
 
-// Memory for a new result of `dtype` and `nbytes`: that of an earlier result of the chain
-// that has died meanwhile (a formula's temporaries), which eager code would have freed and
-// the pool handed back. The new buffer shares the dead one's address and keeps the
+// Memory for a new result of `dtype` and `nbytes`, where memory is short (results get
+// memory at the call only then): that of an earlier such result of the chain that has
+// died meanwhile (a formula's temporaries), which eager code would have freed and the
+// pool handed back. The new buffer shares the dead one's address and keeps the
 // memory's owner alive (the owner, never the dead buffer itself, so buffers made this way
 // never form chains of holders, however many times memory passes on); every later step of
 // the chain comes after the dead result's last use, so one position in memory (or one
@@ -169,7 +172,7 @@ std::shared_ptr<Buffer> recycle(Pending& p, DType dtype, std::size_t nbytes, std
     const MadeResult& m = p.made[i];
     if (m.dtype != dtype || m.buffer->nbytes() != nbytes || !dead(p, m)) continue;
     owner = m.owner ? m.owner : m.buffer;
-    void* data = m.buffer->data();
+    void* data = m.buffer->address();
     const Device device = m.buffer->device();
     p.made.erase(p.made.begin() + static_cast<std::ptrdiff_t>(i));
     ++p.alias_holds[owner.get()];
@@ -253,18 +256,40 @@ bool fits_after(const Pending& p, const Shape& shape, std::span<const Access> ac
   return true;
 }
 
+// Results given no memory at their call (deferred buffers) are named by placeholder
+// addresses until their chain runs: unique among the buffers a pending chain touches (the
+// bookkeeping names buffers by address), aligned as any allocation (kernels choose their
+// vector widths by alignment), and outside every address space (bit 62 set, so not a
+// canonical x86-64 or arm64 user address, and no GPU's): using one by mistake faults
+// instead of reading some other array. They wrap around after 2^61 bytes, by which time
+// no chain holds the earlier ones.
+void* placeholder_address(std::size_t nbytes) {
+  static std::atomic<std::uint64_t> next{0};
+  constexpr std::uint64_t base = std::uint64_t{1} << 62, span = std::uint64_t{1} << 61, page = 4096;
+  const std::uint64_t step = (static_cast<std::uint64_t>(nbytes) / page + 2) * page;  // a page apart at least
+  return reinterpret_cast<void*>(static_cast<std::uintptr_t>(base + next.fetch_add(step) % span));
+}
+
 // The chain's intermediates that no one else holds and that it writes before it reads
-// them: they need no memory, only the backend's scratch (one slot per buffer). Each buffer
-// is touched at one address (fits()), so addresses name buffers here. A buffer's holders in
-// the chain are its held uses (BufferUse::holds counts them) and the recycled results'
-// references on it; the chain's list of its results (Pending::made) must be gone by now,
-// as its references are holders too. The maps are the calling thread's, kept from run to run.
+// them: they need no memory, only the backend's scratch. Each buffer is touched at one
+// address (fits()), so addresses name buffers here. A buffer's holders in the chain are its
+// held uses (BufferUse::holds counts them) and the recycled results' references on it; the
+// chain's list of its results (Pending::made) must be gone by now, as its references are
+// holders too. Buffers whose uses do not overlap share a slot of their item size, as
+// registers would, so a long formula of temporaries needs a few slots (on the CPU each is a
+// block of memory per thread); the reduction's input and output keep theirs to themselves,
+// and the steps after the reduction share none of the slots before it. The maps are the
+// calling thread's, kept from run to run.
 void assign_scratch(backend::Chain& chain, const std::vector<HeldUse>& held,
                     const detail::PointerMap<BufferUse>& uses, const detail::PointerMap<long>& alias_holds) {
   thread_local detail::PointerMap<bool> unheld;  // address -> no holder outside the chain
   thread_local detail::PointerMap<int> slot;     // address -> scratch slot (-1: read first)
+  thread_local detail::PointerMap<int> last;     // address -> index of its last access
+  thread_local std::vector<int> busy_until;      // per slot: its occupant's last access
   unheld.clear();
   slot.clear();
+  last.clear();
+  busy_until.clear();
   for (const HeldUse& h : held) {
     const BufferUse* u = uses.find(h.buffer.get());
     const long* alias = alias_holds.find(h.buffer.get());
@@ -272,20 +297,55 @@ void assign_scratch(backend::Chain& chain, const std::vector<HeldUse>& held,
     bool* v = unheld.try_emplace(h.address, true).first;
     *v = *v && !h.irregular && h.buffer.use_count() == holders;
   }
-  auto written = [&](const void* address, DType dtype) {
-    const bool* free = unheld.find(address);
-    if (free && *free && slot.try_emplace(address, static_cast<int>(chain.scratch_itemsize.size())).second)
-      chain.scratch_itemsize.push_back(static_cast<int>(itemsize(dtype)));
+  // Accesses are numbered in run order: step i is i, the reduction the number of steps,
+  // step j after it one more than that plus j.
+  const int nsteps = static_cast<int>(chain.steps.size());
+  auto note = [&](const void* address, int at) {
+    int* v = last.try_emplace(address, at).first;
+    *v = std::max(*v, at);
   };
-  auto visit = [&](backend::ChainStep& s) {
+  auto note_step = [&](const backend::ChainStep& s, int at) {
+    for (int k = 0; k < s.nin; ++k)
+      if (!s.in[k].value) note(s.in[k].data, at);
+    note(s.out.data, at);
+  };
+  for (int i = 0; i < nsteps; ++i) note_step(chain.steps[static_cast<std::size_t>(i)], i);
+  if (chain.reduction) {
+    note(chain.reduction->in.data, nsteps);
+    note(chain.reduction->out.data, nsteps);
+  }
+  for (std::size_t j = 0; j < chain.after.size(); ++j) note_step(chain.after[j], nsteps + 1 + static_cast<int>(j));
+  const void* reduced = chain.reduction ? chain.reduction->in.data : nullptr;
+  const void* reduced_out = chain.reduction ? chain.reduction->out.data : nullptr;
+  int shared_from = 0;  // slots below this are not shared (those before the reduction, for steps after it)
+  auto written = [&](const void* address, DType dtype, int at) {
+    const bool* free = unheld.find(address);
+    if (!free || !*free || slot.contains(address)) return;
+    const int size = static_cast<int>(itemsize(dtype));
+    const bool own = address == reduced || address == reduced_out;
+    int k = -1;
+    for (int c = shared_from; !own && k < 0 && c < static_cast<int>(busy_until.size()); ++c) {
+      const auto i = static_cast<std::size_t>(c);
+      if (chain.scratch_itemsize[i] == size && busy_until[i] < at) k = c;
+    }
+    if (k < 0) {
+      k = static_cast<int>(chain.scratch_itemsize.size());
+      chain.scratch_itemsize.push_back(size);
+      busy_until.push_back(0);
+    }
+    busy_until[static_cast<std::size_t>(k)] = own ? std::numeric_limits<int>::max() : *last.find(address);
+    slot.try_emplace(address, k);
+  };
+  auto visit = [&](backend::ChainStep& s, int at) {
     for (int k = 0; k < s.nin; ++k)
       if (!s.in[k].value) slot.try_emplace(s.in[k].data, -1);
-    written(s.out.data, s.out.dtype);
+    written(s.out.data, s.out.dtype, at);
   };
-  for (backend::ChainStep& s : chain.steps) visit(s);
+  for (int i = 0; i < nsteps; ++i) visit(chain.steps[static_cast<std::size_t>(i)], i);
+  shared_from = static_cast<int>(busy_until.size());
   // The reduction writes its output before the steps after it read it.
-  if (chain.reduction && !chain.after.empty()) written(chain.reduction->out.data, chain.reduction->out.dtype);
-  for (backend::ChainStep& s : chain.after) visit(s);
+  if (chain.reduction && !chain.after.empty()) written(reduced_out, chain.reduction->out.dtype, nsteps);
+  for (std::size_t j = 0; j < chain.after.size(); ++j) visit(chain.after[j], nsteps + 1 + static_cast<int>(j));
   auto slot_of = [&](const void* address) {
     const int* k = slot.find(address);
     return k ? *k : -1;
@@ -297,7 +357,35 @@ void assign_scratch(backend::Chain& chain, const std::vector<HeldUse>& held,
   };
   for (backend::ChainStep& s : chain.steps) assign(s);
   for (backend::ChainStep& s : chain.after) assign(s);
-  if (chain.reduction && !chain.after.empty()) chain.reduction->out_scratch = slot_of(chain.reduction->out.data);
+  if (chain.reduction && !chain.after.empty()) chain.reduction->out_scratch = slot_of(reduced_out);
+}
+
+// Memory for the chain's deferred buffers that someone still holds (their step writes them
+// to memory), moving the chain's operands from their placeholders to it; the others are
+// scratch, and get memory only if the backend asks (Chain::memory_for: a run that goes
+// through memory after all). `deferred` lists every deferred buffer the chain touches.
+void give_memory(backend::Chain& chain, backend::Backend& be, std::vector<std::pair<void*, Buffer*>>& deferred) {
+  auto bind = [&be](Buffer& b) {
+    if (b.deferred()) detail::bind_memory(b, be.allocate(b.nbytes()));
+    return b.address();
+  };
+  auto in_memory = [&](std::vector<backend::ChainStep>& steps) {
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+      if (steps[i].out.scratch >= 0) continue;
+      void* at = steps[i].out.data;  // relocate() moves it
+      for (auto& [placeholder, b] : deferred)
+        if (placeholder == at) relocate(chain, placeholder, bind(*b));
+    }
+  };
+  in_memory(chain.steps);
+  in_memory(chain.after);
+  // keep_in_memory() moves the operands (of the chain it runs, the steps after the
+  // reduction being a chain of their own).
+  chain.memory_for = [&deferred, bind](void* address) -> void* {
+    for (auto& [placeholder, b] : deferred)
+      if (placeholder == address) return bind(*b);
+    return address;
+  };
 }
 
 }  // namespace
@@ -332,6 +420,7 @@ void run_deferred_work() {
   backend::Chain chain;
   std::vector<ErrState> states;
   std::vector<HeldUse> held;  // released once the chain has run
+  std::vector<std::pair<void*, Buffer*>> deferred;  // the held buffers without memory, by placeholder
   {
     std::lock_guard running(p.run);
     Device device;
@@ -355,6 +444,10 @@ void run_deferred_work() {
       p.made_bytes = 0;
       assign_scratch(chain, held, p.uses, p.alias_holds);
       last_scratch_slots.store(chain.scratch_itemsize.size(), std::memory_order_relaxed);
+      for (const HeldUse& h : held)
+        if (h.buffer->deferred() && (deferred.empty() || deferred.back().second != h.buffer.get()))
+          deferred.emplace_back(h.buffer->address(), h.buffer.get());
+      p.deferred_bytes.store(0, std::memory_order_relaxed);
       p.uses.clear();
       p.alias_holds.clear();
     }
@@ -370,7 +463,9 @@ void run_deferred_work() {
       std::vector<HeldUse>& held;
       ~Release() { held.clear(); }
     } release{held};
-    backend::backend_for(device).run_chain(chain);
+    backend::Backend& be = backend::backend_for(device);
+    give_memory(chain, be, deferred);
+    be.run_chain(chain);
   }
   // Warnings after the run, under each step's own error state, in call order (the steps
   // after the reduction last: their states follow the others').
@@ -401,6 +496,22 @@ void run_deferred_touching(const Buffer* b) {
     if (!p.uses.contains(b)) return;
   }
   run_deferred_work();
+}
+
+void settle_buffer(const Buffer& b) {
+  run_deferred_touching(&b);
+  if (!b.deferred()) return;
+  // No pending chain computes it any more (its run failed before giving it memory): memory
+  // now, unwritten, as a failed eager op leaves its result.
+  Pending& p = pending();
+  std::lock_guard running(p.run);
+  if (b.deferred()) bind_memory(const_cast<Buffer&>(b), backend::backend_for(b.device()).allocate(b.nbytes()));
+}
+
+void bind_memory(Buffer& b, std::shared_ptr<Buffer> memory) {
+  b.ptr_ = memory->data();
+  b.deleter_ = [keep = std::move(memory)](void*) {};
+  b.deferred_.store(false, std::memory_order_release);
 }
 
 void mark_shared_outside(const std::shared_ptr<Buffer>& b) {
@@ -453,6 +564,7 @@ bool record(backend::ChainStep step, std::span<const DeferredInput> inputs, cons
   std::shared_ptr<void> context = be.chain_context();
   Pending& p = pending();
   ndarray made;
+  bool lazy = false;              // made has no memory yet
   std::shared_ptr<Buffer> owner;  // of a recycled result's memory (null: newly allocated)
   if (out) {
     if (out->dtype() != result_dtype || !chain_access(*out, shape, true, accesses[naccess])) return false;
@@ -464,8 +576,15 @@ bool record(backend::ChainStep step, std::span<const DeferredInput> inputs, cons
   } else {
     if (!are_c_strides(out_strides, shape, itemsize(result_dtype))) return false;
     const auto nbytes = static_cast<std::size_t>(size * itemsize(result_dtype));
+    // No memory until the chain runs, and none then unless someone holds the result, where
+    // the backend has room for it beside the chain's other such results (else memory now,
+    // so that running out raises here, as eagerly).
+    const std::size_t deferred_bytes = p.deferred_bytes.load(std::memory_order_relaxed) + nbytes;
+    lazy = deferred_bytes <= be.memory_room();
     std::shared_ptr<Buffer> memory;
-    {
+    if (lazy) {
+      memory = std::make_shared<Buffer>(Buffer::Deferred{}, placeholder_address(nbytes), nbytes, device);
+    } else {
       std::lock_guard lock(p.state);
       if (!p.chain.steps.empty() && !p.chain.reduction && same_run(p, device, context, shape))
         memory = recycle(p, result_dtype, nbytes, owner);
@@ -479,7 +598,6 @@ bool record(backend::ChainStep step, std::span<const DeferredInput> inputs, cons
   for (int k = 0, a = 0; k < nin; ++k) {
     backend::ChainOperand& o = step.in[k];
     if (inputs[k].array) {
-      o.data = static_cast<char*>(inputs[k].array->buffer()->data()) + inputs[k].array->offset();
       o.broadcast = inputs[k].array->size() == 1;
       if (!accesses[a].view.empty()) views[k] = &accesses[a].view;
       ++a;
@@ -490,48 +608,70 @@ bool record(backend::ChainStep step, std::span<const DeferredInput> inputs, cons
   }
   const ndarray& target = out ? *out : made;
   step.out.dtype = result_dtype;
-  step.out.data = static_cast<char*>(target.buffer()->data()) + target.offset();
 
   for (;;) {
+    std::shared_ptr<Buffer> unsettled;
     {
       std::lock_guard lock(p.state);
-      const bool empty = p.chain.steps.empty();
-      const bool over_memory = p.made_bytes > dead_memory_limit() && dead_bytes(p) > dead_memory_limit();
-      const bool room = p.chain.steps.size() + p.chain.after.size() < kMaxSteps && !over_memory;
-      // A chain ending in a reduction takes only steps over the reduction's output after it.
-      const bool after = !empty && p.chain.reduction && room && p.device == device && p.chain.context == context &&
-                         fits_after(p, shape, touched);
-      if (empty || after ||
-          (same_run(p, device, context, shape) && !p.chain.reduction && room && fits(p, touched))) {
-        if (empty) {
-          p.device = device;
-          p.chain.shape = shape;
-          p.chain.size = size;
-          p.chain.context = context;
-        }
-        if (!out) {
-          p.made.push_back(MadeResult{made.buffer(), result_dtype, owner});
-          if (!owner) p.made_bytes += made.buffer()->nbytes();
-        }
-        (after ? p.chain.after : p.chain.steps).push_back(step);
+      // A deferred operand the pending chain does not touch belongs to a chain that another
+      // thread is running, and gets its memory (its address) there: wait for that first.
+      // One the pending chain touches keeps its placeholder while this lock is held.
+      for (const Access& a : touched)
+        if (a.buffer != &made.buffer() && (*a.buffer)->deferred() && !p.uses.contains(a.buffer->get()))
+          unsettled = *a.buffer;
+      if (!unsettled) {
+        // Addresses now: a run of the pending chain (below) gives its results memory, and
+        // those are placeholders until then.
         for (int k = 0; k < nin; ++k)
-          if (views[k]) {
-            p.chain.steps.back().in[k].view = static_cast<int>(p.chain.views.size());
-            p.chain.views.push_back(*views[k]);
+          if (inputs[k].array)
+            step.in[k].data = static_cast<char*>(inputs[k].array->buffer()->address()) + inputs[k].array->offset();
+        step.out.data = static_cast<char*>(target.buffer()->address()) + target.offset();
+        const bool empty = p.chain.steps.empty();
+        const bool over_memory = p.made_bytes > dead_memory_limit() && dead_bytes(p) > dead_memory_limit();
+        const bool room = p.chain.steps.size() + p.chain.after.size() < kMaxSteps && !over_memory;
+        // A chain ending in a reduction takes only steps over the reduction's output after it.
+        const bool after = !empty && p.chain.reduction && room && p.device == device && p.chain.context == context &&
+                           fits_after(p, shape, touched);
+        if (empty || after ||
+            (same_run(p, device, context, shape) && !p.chain.reduction && room && fits(p, touched))) {
+          if (empty) {
+            p.device = device;
+            p.chain.shape = shape;
+            p.chain.size = size;
+            p.chain.context = context;
           }
-        detail::deferred_pending.store(true, std::memory_order_release);
-        p.states.push_back(st);
-        for (const Access& a : touched) {
-          p.held.push_back(HeldUse{*a.buffer, static_cast<const char*>((*a.buffer)->data()) + a.offset, a.irregular});
-          auto [use, added] = p.uses.try_emplace(a.buffer->get(), BufferUse{a.offset, a.irregular, a.write, 0, after});
-          if (!added) {
-            use->written |= a.write;
-            use->irregular |= a.irregular;
+          if (lazy) {
+            p.deferred_bytes.fetch_add(made.buffer()->nbytes(), std::memory_order_relaxed);
+          } else if (!out) {
+            p.made.push_back(MadeResult{made.buffer(), result_dtype, owner});
+            if (!owner) p.made_bytes += made.buffer()->nbytes();
           }
-          ++use->holds;
+          (after ? p.chain.after : p.chain.steps).push_back(step);
+          for (int k = 0; k < nin; ++k)
+            if (views[k]) {
+              p.chain.steps.back().in[k].view = static_cast<int>(p.chain.views.size());
+              p.chain.views.push_back(*views[k]);
+            }
+          detail::deferred_pending.store(true, std::memory_order_release);
+          p.states.push_back(st);
+          for (const Access& a : touched) {
+            const char* at = static_cast<const char*>((*a.buffer)->address()) + a.offset;
+            p.held.push_back(HeldUse{*a.buffer, at, a.irregular});
+            auto [use, added] =
+                p.uses.try_emplace(a.buffer->get(), BufferUse{a.offset, a.irregular, a.write, 0, after});
+            if (!added) {
+              use->written |= a.write;
+              use->irregular |= a.irregular;
+            }
+            ++use->holds;
+          }
+          break;
         }
-        break;
       }
+    }
+    if (unsettled) {
+      unsettled->data();
+      continue;
     }
     detail::run_deferred_work();  // this op cannot join what is pending: that runs first
   }
@@ -569,10 +709,13 @@ bool defer_reduce(ops::ReduceOp op, const ndarray& in, int nreduce, const ndarra
       !c_order_up_to_axes(in))
     return false;
   const std::shared_ptr<void> context = be.chain_context();
-  char* at = static_cast<char*>(in.buffer()->data()) + in.offset();
-  char* out_at = static_cast<char*>(out.buffer()->data()) + out.offset();
   Pending& p = pending();
   std::lock_guard lock(p.state);
+  // A deferred output is a chain's result: the pending chain's (refused below), or one that a
+  // run on another thread is giving memory, whose address is not settled yet.
+  if (out.buffer()->deferred()) return false;
+  char* at = static_cast<char*>(in.buffer()->address()) + in.offset();
+  char* out_at = static_cast<char*>(out.buffer()->address()) + out.offset();
   if (p.chain.steps.empty() || p.chain.reduction || p.device != device || p.chain.context != context ||
       in.size() != p.chain.size || p.uses.contains(out.buffer().get()))
     return false;

@@ -69,6 +69,12 @@ class Backend {
 
   // Memory.
   virtual std::shared_ptr<Buffer> allocate(std::size_t nbytes) = 0;
+  // Bytes that allocate() could still hand out as far as the backend's own accounting
+  // tells (CUDA: the pool's limit less what live arrays hold; CPU: the machine's memory).
+  // Automatic fusion gives a deferred result memory only when its chain runs, and where
+  // this says memory is short it allocates at the call instead, so that running out of
+  // memory raises at the call that asked for it, as eagerly.
+  virtual std::size_t memory_room() const = 0;
   virtual void copy_from_host(const void* src, const ArrayView& dst) = 0;  // src: C-order, dst's dtype
   virtual void copy_to_host(const ArrayView& src, void* dst) = 0;          // dst: C-order, src's dtype
   // dst[...] = cast(src[...]); same shape (src may carry zero strides), any two dtypes.

@@ -7,24 +7,52 @@ namespace copper::backend {
 
 namespace {
 
-// Every operand of scratch slot `slot` goes through memory instead. A scratch slot stands
-// for exactly one buffer (the recorder gives each its own).
-void slot_in_memory(std::vector<ChainStep>& steps, int slot) {
-  if (slot < 0) return;
+// Calls f on every memory address an operand of `steps` holds (not scalar values).
+template <class F>
+void for_each_operand(std::vector<ChainStep>& steps, F&& f) {
   for (ChainStep& s : steps) {
     for (int k = 0; k < s.nin; ++k)
-      if (s.in[k].scratch == slot) s.in[k].scratch = -1;
-    if (s.out.scratch == slot) s.out.scratch = -1;
+      if (!s.in[k].value) f(s.in[k]);
+    f(s.out);
   }
+}
+
+// The operands of `steps` at `data` go through memory instead of a scratch slot.
+void at_in_memory(std::vector<ChainStep>& steps, const void* data) {
+  for_each_operand(steps, [&](ChainOperand& o) {
+    if (o.data == data) o.scratch = -1;
+  });
 }
 
 }  // namespace
 
-void keep_in_memory(Chain& chain, const void* data) {
-  int slot = -1;
-  for (const ChainStep& s : chain.steps)
-    if (s.out.data == data && s.out.scratch >= 0) slot = s.out.scratch;
-  slot_in_memory(chain.steps, slot);
+void relocate(Chain& chain, const void* from, void* to) {
+  if (from == to) return;
+  auto move = [&](ChainOperand& o) {
+    if (o.data == from) o.data = to;
+  };
+  for_each_operand(chain.steps, move);
+  for_each_operand(chain.after, move);
+  if (chain.reduction) {
+    if (chain.reduction->in.data == from) chain.reduction->in.data = to;
+    if (chain.reduction->out.data == from) chain.reduction->out.data = to;
+  }
+}
+
+void keep_in_memory(Chain& chain, void* data) {
+  bool scratch = false;
+  for_each_operand(chain.steps, [&](const ChainOperand& o) { scratch |= o.scratch >= 0 && o.data == data; });
+  if (!scratch) return;
+  at_in_memory(chain.steps, data);
+  if (chain.memory_for) relocate(chain, data, chain.memory_for(data));
+}
+
+void keep_all_in_memory(Chain& chain) {
+  std::vector<void*> scratch;
+  for_each_operand(chain.steps, [&](const ChainOperand& o) {
+    if (o.scratch >= 0 && (scratch.empty() || scratch.back() != o.data)) scratch.push_back(o.data);
+  });
+  for (void* data : scratch) keep_in_memory(chain, data);
 }
 
 Chain after_chain(const Chain& chain) {
@@ -34,13 +62,15 @@ Chain after_chain(const Chain& chain) {
   tail.context = chain.context;
   tail.scratch_itemsize = chain.scratch_itemsize;
   tail.steps = chain.after;
+  tail.memory_for = chain.memory_for;
   return tail;
 }
 
 void run_after_steps(Backend& be, Chain& chain) {
   if (chain.after.empty() || !chain.reduction) return;
   Chain tail = after_chain(chain);
-  slot_in_memory(tail.steps, chain.reduction->out_scratch);
+  // The reduction wrote its output to memory (its own: the recorder never defers it).
+  at_in_memory(tail.steps, chain.reduction->out.data);
   be.run_chain(tail);
   for (std::size_t i = 0; i < tail.steps.size(); ++i) chain.after[i].fp_found = tail.steps[i].fp_found;
 }

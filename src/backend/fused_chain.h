@@ -8,6 +8,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -75,6 +76,12 @@ struct Chain {
   std::vector<ChainStep> after;
   Shape after_shape;
   std::int64_t after_size = 0;
+  // Memory for a scratch buffer that a run needs in memory after all (keep_in_memory): the
+  // recorder gives results that only the chain holds no memory of their own, and this
+  // returns the address of memory given to the buffer at `address` (kept until the chain's
+  // hold on its buffers ends), or `address` itself where the buffer has memory. Unset:
+  // every buffer has memory.
+  std::function<void*(void* address)> memory_for;
 
   // Empties the chain as a new one is, keeping its vectors' memory for the next chain.
   void clear() {
@@ -88,13 +95,22 @@ struct Chain {
     after.clear();
     after_shape.clear();
     after_size = 0;
+    memory_for = nullptr;
   }
 };
 
-// Turns the scratch slot of the buffer at `data` (if it has one) back into memory: for a
-// run that materialises a reduction's input before reducing it. The slot stays allocated,
-// unused.
-void keep_in_memory(Chain& chain, const void* data);
+// Every operand at `from` (steps, steps after the reduction, the reduction's input and
+// output) addresses `to` instead.
+void relocate(Chain& chain, const void* from, void* to);
+
+// The buffer at `data` goes through memory instead of its scratch slot (if it had one),
+// given memory first where it had none (Chain::memory_for): for a run that materialises a
+// reduction's input before reducing it. Other buffers of the slot keep it.
+void keep_in_memory(Chain& chain, void* data);
+
+// keep_in_memory for every scratch buffer of the chain's steps (not those after its
+// reduction): for a run that goes step by step through memory.
+void keep_all_in_memory(Chain& chain);
 
 // The chain's steps after its reduction (Chain::after) as a chain of their own over the
 // reduction's output (the scratch slots numbered as in `chain`).

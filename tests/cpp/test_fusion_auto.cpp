@@ -4,7 +4,10 @@
 // and, where one is usable, on the GPU (cuda_fused_chain.cpp's generated kernels).
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <mutex>
 #include <random>
+#include <thread>
 #include <vector>
 
 #include "copper/copper.hpp"
@@ -64,8 +67,9 @@ TEST(FusionAuto, TemporariesAndHeldResults) {
     ndarray y = copper::sqrt(copper::abs((kept + a) * 0.5));   // (kept + a) and the product: held by no one
     EXPECT_EQ(deferred_ops(), 5u);
     const auto gy = y.to_vector<double>(), gk = kept.to_vector<double>();
-    // The sum, product and abs died with the statement: only they are kept out of memory.
-    EXPECT_EQ(last_chain_scratch_slots(), 3u);
+    // The sum, product and abs died with the statement: only they are kept out of memory,
+    // in two slots (the abs is written once the sum's last use, the product, is done).
+    EXPECT_EQ(last_chain_scratch_slots(), 2u);
     for (std::size_t i = 0; i < a0.size(); ++i) {
       ASSERT_EQ(gk[i], a0[i] * b0[i]);
       ASSERT_EQ(gy[i], std::sqrt(std::abs((a0[i] * b0[i] + a0[i]) * 0.5)));
@@ -111,3 +115,47 @@ TEST(FusionAuto, SwitchingOffRunsPendingWork) {
 }
 
 }  // namespace
+
+// Several threads record into the one pending chain, and read results another thread made:
+// a deferred result gets its memory (its address) when its chain runs, which may be on any
+// thread, and every reader sees the values, never a placeholder.
+TEST(FusionAuto, ThreadsShareResultsWhileTheirChainsRun) {
+  FusionOn on;
+  for (Device device : devices()) {
+    SCOPED_TRACE(device.str());
+    const auto a0 = random_values(5000, 4);
+    const ndarray a = array<double>(a0, std::nullopt, device);
+    std::mutex m;
+    std::vector<std::pair<ndarray, double>> made;  // (a * k + 1, k), newest last
+    std::atomic<int> wrong{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t)
+      threads.emplace_back([&, t] {
+        for (int i = 0; i < 60; ++i) {
+          if (t == 0 || i % 3 == 0) {
+            const double k = t * 100 + i;
+            ndarray y = a * k + 1.0;  // deferred, no memory yet
+            std::lock_guard lock(m);
+            made.emplace_back(std::move(y), k);
+            continue;
+          }
+          std::pair<ndarray, double> pick;
+          {
+            std::lock_guard lock(m);
+            if (made.empty()) continue;
+            pick = made[static_cast<std::size_t>(i) % made.size()];
+          }
+          ndarray z = (pick.first * 3.0 - 1.0) * 0.5;  // reads another thread's result
+          const auto got = z.to_vector<double>();
+          for (std::size_t j = 0; j < a0.size(); j += 97)
+            if (got[j] != ((a0[j] * pick.second + 1.0) * 3.0 - 1.0) * 0.5) ++wrong;
+        }
+      });
+    for (std::thread& th : threads) th.join();
+    EXPECT_EQ(wrong.load(), 0);
+    for (auto& [y, k] : made) {
+      const auto got = y.to_vector<double>();
+      for (std::size_t j = 0; j < a0.size(); j += 101) ASSERT_EQ(got[j], a0[j] * k + 1.0);
+    }
+  }
+}

@@ -11,6 +11,7 @@ class CpuBackend final : public backend::Backend {
 
   // cpu_memory.cpp
   std::shared_ptr<Buffer> allocate(std::size_t nbytes) override;
+  std::size_t memory_room() const override;
   void copy_from_host(const void* src, const ArrayView& dst) override;
   void copy_to_host(const ArrayView& src, void* dst) override;
   void copy(const ArrayView& src, const ArrayView& dst) override;

@@ -4,6 +4,7 @@
 #include <new>
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "backend/cpu/cpu_backend.h"
 #include "backend/cpu/strided_loop.h"
@@ -30,6 +31,17 @@ std::shared_ptr<Buffer> CpuBackend::allocate(std::size_t nbytes) {
   if (large) madvise(p, rounded, MADV_HUGEPAGE);  // advisory: failure only costs speed
 #endif
   return std::make_shared<Buffer>(p, nbytes, copper::cpu, [](void* q) { std::free(q); });
+}
+
+// The machine's physical memory: the host allocator keeps no account of its own, and
+// overcommit makes malloc's own failures come late, so this only catches results far
+// larger than the machine.
+std::size_t CpuBackend::memory_room() const {
+  static const std::size_t total = [] {
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && page > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) : ~std::size_t{0};
+  }();
+  return total;
 }
 
 namespace {

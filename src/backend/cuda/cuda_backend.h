@@ -14,6 +14,7 @@ class CudaBackend final : public backend::Backend {
 
   // cuda_transfer.cpp (host copies through pinned staging), cuda_memory.cpp
   std::shared_ptr<Buffer> allocate(std::size_t nbytes) override;
+  std::size_t memory_room() const override;
   void copy_from_host(const void* src, const ArrayView& dst) override;
   void copy_to_host(const ArrayView& src, void* dst) override;
   // cuda_elementwise.cpp (copy, fill and iota are elementwise kernels too)

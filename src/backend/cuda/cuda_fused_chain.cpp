@@ -990,9 +990,10 @@ void append_chain_args(int device, const Chain& chain, const Plan& p, ChainArgs&
   }
 }
 
-// The chain as one eager kernel per step (each reads and writes memory; scratch
-// buffers have memory too, allocated at the call).
-void run_steps(CudaBackend& be, const Chain& chain) {
+// The chain as one eager kernel per step, each reading and writing memory: scratch
+// buffers get memory first (those results got none at their call).
+void run_steps(CudaBackend& be, Chain& chain) {
+  keep_all_in_memory(chain);
   const Shape& shape = chain.shape;
   const Strides zeros(shape.size(), 0);
   for (const ChainStep& s : chain.steps) {

@@ -169,4 +169,11 @@ std::size_t parse_memory_limit(const char* text, std::size_t total) {
 
 std::shared_ptr<Buffer> CudaBackend::allocate(std::size_t nbytes) { return allocate_device(index_, nbytes); }
 
+std::size_t CudaBackend::memory_room() const {
+  Pool& p = pool_of(index_);
+  std::lock_guard lock(p.mutex);
+  const std::size_t limit = p.limit ? p.limit : p.total;
+  return limit > p.used ? limit - p.used : 0;
+}
+
 }  // namespace copper::backend::cuda
