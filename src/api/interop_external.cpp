@@ -3,11 +3,11 @@
 #include <algorithm>
 
 #include "backend/registry.h"
+#include "copper/fusion.hpp"
 #include "copper/interop.hpp"
 
 #ifdef COPPER_HAVE_CUDA
 #include "backend/cuda/cuda_interop.h"
-#include "copper/fusion.hpp"
 #endif
 
 namespace copper {
