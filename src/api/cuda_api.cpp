@@ -46,8 +46,9 @@ namespace rt = copper::backend::cuda;
 
 namespace {
 
-// No usable GPU: streams, events and device 0 act on the CPU device.
-bool on_host() { return !is_available(); }
+// No usable GPU: streams, events and device 0 act on the CPU device. (A build without the
+// CUDA backend never has one, and asks nothing.)
+[[maybe_unused]] bool on_host() { return !is_available(); }
 
 [[noreturn]] void needs_gpu(const char* what) {
 #ifdef COPPER_HAVE_CUDA

@@ -25,7 +25,8 @@ std::string text_of(const Dim3& d) {
 constexpr std::int64_t kMaxBlockThreads = 1024, kMaxBlockXY = 1024, kMaxBlockZ = 64;
 constexpr std::int64_t kMaxGridX = 2147483647, kMaxGridYZ = 65535;
 
-void check_launch_shape(const std::string& what, const Dim3& grid, const Dim3& block) {
+// (Unused in a build without the CUDA backend, which launches nothing.)
+[[maybe_unused]] void check_launch_shape(const std::string& what, const Dim3& grid, const Dim3& block) {
   if (grid.x < 1 || grid.y < 1 || grid.z < 1)
     throw ValueError(what + ": grid " + text_of(grid) + " must have every size at least 1");
   if (grid.x > kMaxGridX || grid.y > kMaxGridYZ || grid.z > kMaxGridYZ)
