@@ -365,8 +365,8 @@ void assign_scratch(backend::Chain& chain, const std::vector<HeldUse>& held,
 // scratch, and get memory only if the backend asks (Chain::memory_for: a run that goes
 // through memory after all). `deferred` lists every deferred buffer the chain touches.
 void give_memory(backend::Chain& chain, backend::Backend& be, std::vector<std::pair<void*, Buffer*>>& deferred) {
-  auto bind = [&be](Buffer& b) {
-    if (b.deferred()) detail::bind_memory(b, be.allocate(b.nbytes()));
+  auto bind = [&be, context = chain.context](Buffer& b) {
+    if (b.deferred()) detail::bind_memory(b, be.allocate_for_chain(context, b.nbytes()));
     return b.address();
   };
   auto in_memory = [&](std::vector<backend::ChainStep>& steps) {

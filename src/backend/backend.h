@@ -100,6 +100,13 @@ class Backend {
   // What must be the same for ops to share a chain, beyond the device (CUDA: the calling
   // thread's current stream); compared by identity, kept by the chain.
   virtual std::shared_ptr<void> chain_context() const { return nullptr; }
+  // Memory as allocate() gives it, in the order of chain context `context` (CUDA: allocated,
+  // and so later freed, on that stream): a chain's results get memory when it runs, which
+  // may be on a thread whose current stream is another (a reader's), and the chain's
+  // kernels must not run ahead of their memory's previous user.
+  virtual std::shared_ptr<Buffer> allocate_for_chain(const std::shared_ptr<void>& /*context*/, std::size_t nbytes) {
+    return allocate(nbytes);
+  }
   // out[...] = cond[...] ? x[...] : y[...]; cond is bool, x, y and out share one dtype.
   virtual void where(const ArrayView& cond, const ArrayView& x, const ArrayView& y,
                      const ArrayView& out) = 0;

@@ -30,6 +30,7 @@ class CudaBackend final : public backend::Backend {
   bool can_chain(const ChainStep& step) const override;
   void run_chain(Chain& chain) override;
   std::shared_ptr<void> chain_context() const override;
+  std::shared_ptr<Buffer> allocate_for_chain(const std::shared_ptr<void>& context, std::size_t nbytes) override;
   // cuda_reduce.cpp, cuda_scan.cpp
   void reduce(ops::ReduceOp op, const ArrayView& in, int nreduce, const ArrayView& out) override;
   void scan(ops::ScanOp op, const ArrayView& in, int axis, const ArrayView& out) override;
