@@ -152,6 +152,11 @@ class ndarray {
 
   // Host access (synchronizes with the device).
   Scalar item() const;                          // size-1 arrays only (ValueError otherwise)
+  // NumPy's item(i) and item(i, j, ...): the element at flat C-order index i (negative
+  // from the end), or at one index per axis; IndexError out of bounds, ValueError for a
+  // count of indices that is neither 1 nor ndim.
+  Scalar item(std::int64_t flat_index) const;
+  Scalar item(const std::vector<std::int64_t>& index) const;
   void copy_to_host(void* dst) const;           // C-order, dst holds nbytes()
   template <class T>
   std::vector<T> to_vector() const;             // converts to T when T differs from dtype

@@ -287,7 +287,18 @@ void bind_ndarray(nb::module_& m, ArrayClass& cls) {
           nb::arg("stream") = nb::none(), nb::arg("order").none() = "C", nb::arg("out") = nb::none(),
           nb::arg("blocking") = true)
       .def("item",
-           [](const ndarray& a) { return scalar_to_py(a.item()); })
+           [](const ndarray& a, nb::args args) {
+             // NumPy's forms: item(), item(i) (flat), item(i, j, ...) and item((i, j, ...)).
+             nb::handle list = args.size() == 1 && nb::isinstance<nb::tuple>(args[0]) ? args[0] : nb::handle(args);
+             std::vector<std::int64_t> index;
+             for (nb::handle h : list) {
+               if (PyBool_Check(h.ptr())) throw TypeError("an integer is required");
+               PyObject* i = PyNumber_Index(h.ptr());
+               if (!i) throw nb::python_error();
+               index.push_back(nb::cast<std::int64_t>(nb::steal(i)));
+             }
+             return scalar_to_py(index.empty() ? a.item() : a.item(index));
+           })
       .def(
           "astype",
           [](nb::handle self, nb::handle dtype, nb::handle order, nb::handle casting, bool, bool copy) {

@@ -182,6 +182,27 @@ Scalar ndarray::item() const {
   return Scalar::load(dtype_, buf);
 }
 
+Scalar ndarray::item(std::int64_t flat_index) const {
+  const std::int64_t n = size();
+  if (flat_index < -n || flat_index >= n)
+    throw IndexError("index " + std::to_string(flat_index) + " is out of bounds for size " + std::to_string(n));
+  std::int64_t rest = flat_index < 0 ? flat_index + n : flat_index;
+  Index at(static_cast<std::size_t>(ndim()));
+  for (int d = ndim(); d-- > 0;) {
+    at[static_cast<std::size_t>(d)] = rest % shape_[static_cast<std::size_t>(d)];
+    rest /= shape_[static_cast<std::size_t>(d)];
+  }
+  return (*this)[at].item();
+}
+
+Scalar ndarray::item(const std::vector<std::int64_t>& index) const {
+  if (index.size() == 1) return item(index[0]);
+  if (index.size() != static_cast<std::size_t>(ndim())) throw ValueError("incorrect number of indices for array");
+  if (index.empty()) return item();
+  Index at(index.begin(), index.end());
+  return (*this)[at].item();
+}
+
 template <> DType dtype_of<bool>() { return bool_; }
 template <> DType dtype_of<std::int8_t>() { return int8; }
 template <> DType dtype_of<std::uint8_t>() { return uint8; }

@@ -37,6 +37,22 @@ TEST_P(ArrayCore, NegativeShapeIsValueError) {
   EXPECT_THROW(zeros({2, -1}, float32, device()), ValueError);
 }
 
+// NumPy's a.item(i) (flat, C order, negative from the end) and a.item(i, j) (per axis),
+// through a transposed view.
+TEST_P(ArrayCore, ItemAtAnIndex) {
+  std::vector<double> values = {1.5, -2.25, 3.0, 1e10, -0.0, 7.75};
+  auto t = array(values, Shape{2, 3}, device()).transpose();  // (3, 2): t[i, j] = values[3 * j + i]
+  EXPECT_EQ(t.item(1).to_double(), 1e10);
+  EXPECT_EQ(t.item(-1).to_double(), 7.75);
+  EXPECT_EQ(t.item(std::vector<std::int64_t>{2, 0}).to_double(), 3.0);
+  EXPECT_EQ(t.item(std::vector<std::int64_t>{-1, -1}).to_double(), 7.75);
+  EXPECT_THROW(t.item(6), IndexError);
+  EXPECT_THROW(t.item(-7), IndexError);
+  EXPECT_THROW(t.item(std::vector<std::int64_t>{0, 2}), IndexError);
+  EXPECT_THROW(t.item(std::vector<std::int64_t>{0, 0, 0}), ValueError);
+  EXPECT_THROW(t.item(), ValueError);
+}
+
 INSTANTIATE_DEVICE_TEST(ArrayCore);
 
 }  // namespace
