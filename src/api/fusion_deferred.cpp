@@ -7,8 +7,8 @@
 
 #include <algorithm>
 #include <atomic>
-#include <limits>
 #include <cstdlib>
+#include <limits>
 #include <mutex>
 #include <string_view>
 #include <unordered_map>
