@@ -714,14 +714,15 @@ bool defer_reduce(ops::ReduceOp op, const ndarray& in, int nreduce, const ndarra
   // A deferred output is a chain's result: the pending chain's (refused below), or one that a
   // run on another thread is giving memory, whose address is not settled yet.
   if (out.buffer()->deferred()) return false;
-  char* at = static_cast<char*>(in.buffer()->address()) + in.offset();
-  char* out_at = static_cast<char*>(out.buffer()->address()) + out.offset();
   if (p.chain.steps.empty() || p.chain.reduction || p.device != device || p.chain.context != context ||
       in.size() != p.chain.size || p.uses.contains(out.buffer().get()))
     return false;
-  // The input must be a buffer the chain writes, at the chain's offset, last as in's dtype.
+  // The input must be a buffer the chain writes, at the chain's offset, last as in's dtype
+  // (so its address, read only now, is the one the chain's steps have).
   BufferUse* use = p.uses.find(in.buffer().get());
   if (!use || !use->written || use->irregular || use->offset != in.offset()) return false;
+  char* at = static_cast<char*>(in.buffer()->address()) + in.offset();
+  char* out_at = static_cast<char*>(out.buffer()->address()) + out.offset();
   const backend::ChainStep* last = nullptr;
   for (const backend::ChainStep& s : p.chain.steps)
     if (s.out.data == at) last = &s;
