@@ -363,28 +363,25 @@ void assign_scratch(backend::Chain& chain, const std::vector<HeldUse>& held,
 // Memory for the chain's deferred buffers that someone still holds (their step writes them
 // to memory), moving the chain's operands from their placeholders to it; the others are
 // scratch, and get memory only if the backend asks (Chain::memory_for: a run that goes
-// through memory after all). `deferred` lists every deferred buffer the chain touches.
-void give_memory(backend::Chain& chain, backend::Backend& be, std::vector<std::pair<void*, Buffer*>>& deferred) {
+// through memory after all). `deferred` maps each deferred buffer the chain touches by its
+// placeholder; it must outlive the run.
+void give_memory(backend::Chain& chain, backend::Backend& be, const detail::PointerMap<Buffer*>& deferred) {
   auto bind = [&be, context = chain.context](Buffer& b) {
     if (b.deferred()) detail::bind_memory(b, be.allocate_for_chain(context, b.nbytes()));
     return b.address();
   };
   auto in_memory = [&](std::vector<backend::ChainStep>& steps) {
-    for (std::size_t i = 0; i < steps.size(); ++i) {
-      if (steps[i].out.scratch >= 0) continue;
-      void* at = steps[i].out.data;  // relocate() moves it
-      for (auto& [placeholder, b] : deferred)
-        if (placeholder == at) relocate(chain, placeholder, bind(*b));
-    }
+    for (backend::ChainStep& s : steps)
+      if (Buffer* const* b = s.out.scratch < 0 ? deferred.find(s.out.data) : nullptr)
+        relocate(chain, s.out.data, bind(**b));  // moves s.out.data too
   };
   in_memory(chain.steps);
   in_memory(chain.after);
   // keep_in_memory() moves the operands (of the chain it runs, the steps after the
   // reduction being a chain of their own).
   chain.memory_for = [&deferred, bind](void* address) -> void* {
-    for (auto& [placeholder, b] : deferred)
-      if (placeholder == address) return bind(*b);
-    return address;
+    Buffer* const* b = deferred.find(address);
+    return b ? bind(**b) : address;
   };
 }
 
@@ -420,7 +417,10 @@ void run_deferred_work() {
   backend::Chain chain;
   std::vector<ErrState> states;
   std::vector<HeldUse> held;  // released once the chain has run
-  std::vector<std::pair<void*, Buffer*>> deferred;  // the held buffers without memory, by placeholder
+  // The held buffers without memory, by placeholder: the calling thread's, kept from run to
+  // run (a run never starts another on its thread).
+  thread_local detail::PointerMap<Buffer*> deferred;
+  deferred.clear();
   {
     std::lock_guard running(p.run);
     Device device;
@@ -445,8 +445,7 @@ void run_deferred_work() {
       assign_scratch(chain, held, p.uses, p.alias_holds);
       last_scratch_slots.store(chain.scratch_itemsize.size(), std::memory_order_relaxed);
       for (const HeldUse& h : held)
-        if (h.buffer->deferred() && (deferred.empty() || deferred.back().second != h.buffer.get()))
-          deferred.emplace_back(h.buffer->address(), h.buffer.get());
+        if (h.buffer->deferred()) deferred.try_emplace(h.buffer->address(), h.buffer.get());
       p.deferred_bytes.store(0, std::memory_order_relaxed);
       p.uses.clear();
       p.alias_holds.clear();
@@ -609,6 +608,54 @@ bool record(backend::ChainStep step, std::span<const DeferredInput> inputs, cons
   const ndarray& target = out ? *out : made;
   step.out.dtype = result_dtype;
 
+  // Joins the pending chain, or says it cannot (the lock on p.state held).
+  auto join = [&] {
+    // Addresses now: a run of the pending chain gives its results memory, and those are
+    // placeholders until then.
+    for (int k = 0; k < nin; ++k)
+      if (inputs[k].array)
+        step.in[k].data = static_cast<char*>(inputs[k].array->buffer()->address()) + inputs[k].array->offset();
+    step.out.data = static_cast<char*>(target.buffer()->address()) + target.offset();
+    const bool empty = p.chain.steps.empty();
+    const bool over_memory = p.made_bytes > dead_memory_limit() && dead_bytes(p) > dead_memory_limit();
+    const bool room = p.chain.steps.size() + p.chain.after.size() < kMaxSteps && !over_memory;
+    // A chain ending in a reduction takes only steps over the reduction's output after it.
+    const bool after = !empty && p.chain.reduction && room && p.device == device && p.chain.context == context &&
+                       fits_after(p, shape, touched);
+    if (!empty && !after && !(same_run(p, device, context, shape) && !p.chain.reduction && room && fits(p, touched)))
+      return false;
+    if (empty) {
+      p.device = device;
+      p.chain.shape = shape;
+      p.chain.size = size;
+      p.chain.context = context;
+    }
+    if (lazy) {
+      p.deferred_bytes.fetch_add(made.buffer()->nbytes(), std::memory_order_relaxed);
+    } else if (!out) {
+      p.made.push_back(MadeResult{made.buffer(), result_dtype, owner});
+      if (!owner) p.made_bytes += made.buffer()->nbytes();
+    }
+    (after ? p.chain.after : p.chain.steps).push_back(step);
+    for (int k = 0; k < nin; ++k)
+      if (views[k]) {
+        p.chain.steps.back().in[k].view = static_cast<int>(p.chain.views.size());
+        p.chain.views.push_back(*views[k]);
+      }
+    detail::deferred_pending.store(true, std::memory_order_release);
+    p.states.push_back(st);
+    for (const Access& a : touched) {
+      const char* at = static_cast<const char*>((*a.buffer)->address()) + a.offset;
+      p.held.push_back(HeldUse{*a.buffer, at, a.irregular});
+      auto [use, added] = p.uses.try_emplace(a.buffer->get(), BufferUse{a.offset, a.irregular, a.write, 0, after});
+      if (!added) {
+        use->written |= a.write;
+        use->irregular |= a.irregular;
+      }
+      ++use->holds;
+    }
+    return true;
+  };
   for (;;) {
     std::shared_ptr<Buffer> unsettled;
     {
@@ -619,61 +666,10 @@ bool record(backend::ChainStep step, std::span<const DeferredInput> inputs, cons
       for (const Access& a : touched)
         if (a.buffer != &made.buffer() && (*a.buffer)->deferred() && !p.uses.contains(a.buffer->get()))
           unsettled = *a.buffer;
-      if (!unsettled) {
-        // Addresses now: a run of the pending chain (below) gives its results memory, and
-        // those are placeholders until then.
-        for (int k = 0; k < nin; ++k)
-          if (inputs[k].array)
-            step.in[k].data = static_cast<char*>(inputs[k].array->buffer()->address()) + inputs[k].array->offset();
-        step.out.data = static_cast<char*>(target.buffer()->address()) + target.offset();
-        const bool empty = p.chain.steps.empty();
-        const bool over_memory = p.made_bytes > dead_memory_limit() && dead_bytes(p) > dead_memory_limit();
-        const bool room = p.chain.steps.size() + p.chain.after.size() < kMaxSteps && !over_memory;
-        // A chain ending in a reduction takes only steps over the reduction's output after it.
-        const bool after = !empty && p.chain.reduction && room && p.device == device && p.chain.context == context &&
-                           fits_after(p, shape, touched);
-        if (empty || after ||
-            (same_run(p, device, context, shape) && !p.chain.reduction && room && fits(p, touched))) {
-          if (empty) {
-            p.device = device;
-            p.chain.shape = shape;
-            p.chain.size = size;
-            p.chain.context = context;
-          }
-          if (lazy) {
-            p.deferred_bytes.fetch_add(made.buffer()->nbytes(), std::memory_order_relaxed);
-          } else if (!out) {
-            p.made.push_back(MadeResult{made.buffer(), result_dtype, owner});
-            if (!owner) p.made_bytes += made.buffer()->nbytes();
-          }
-          (after ? p.chain.after : p.chain.steps).push_back(step);
-          for (int k = 0; k < nin; ++k)
-            if (views[k]) {
-              p.chain.steps.back().in[k].view = static_cast<int>(p.chain.views.size());
-              p.chain.views.push_back(*views[k]);
-            }
-          detail::deferred_pending.store(true, std::memory_order_release);
-          p.states.push_back(st);
-          for (const Access& a : touched) {
-            const char* at = static_cast<const char*>((*a.buffer)->address()) + a.offset;
-            p.held.push_back(HeldUse{*a.buffer, at, a.irregular});
-            auto [use, added] =
-                p.uses.try_emplace(a.buffer->get(), BufferUse{a.offset, a.irregular, a.write, 0, after});
-            if (!added) {
-              use->written |= a.write;
-              use->irregular |= a.irregular;
-            }
-            ++use->holds;
-          }
-          break;
-        }
-      }
+      if (!unsettled && join()) break;
     }
-    if (unsettled) {
-      unsettled->data();
-      continue;
-    }
-    detail::run_deferred_work();  // this op cannot join what is pending: that runs first
+    if (unsettled) unsettled->data();
+    else detail::run_deferred_work();  // this op cannot join what is pending: that runs first
   }
   result = out ? *out : std::move(made);
   return true;

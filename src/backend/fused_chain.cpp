@@ -48,11 +48,11 @@ void keep_in_memory(Chain& chain, void* data) {
 }
 
 void keep_all_in_memory(Chain& chain) {
-  std::vector<void*> scratch;
+  std::vector<void*> scratch;  // keep_in_memory moves operands: their addresses first
   for_each_operand(chain.steps, [&](const ChainOperand& o) {
-    if (o.scratch >= 0 && (scratch.empty() || scratch.back() != o.data)) scratch.push_back(o.data);
+    if (o.scratch >= 0) scratch.push_back(o.data);
   });
-  for (void* data : scratch) keep_in_memory(chain, data);
+  for (void* data : scratch) keep_in_memory(chain, data);  // a no-op for an address already done
 }
 
 Chain after_chain(const Chain& chain) {

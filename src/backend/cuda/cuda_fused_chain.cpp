@@ -1078,16 +1078,7 @@ bool CudaBackend::can_chain(const ChainStep& step) const {
 std::shared_ptr<void> CudaBackend::chain_context() const { return current_stream_shared(index_); }
 
 std::shared_ptr<Buffer> CudaBackend::allocate_for_chain(const std::shared_ptr<void>& context, std::size_t nbytes) {
-  auto wanted = std::static_pointer_cast<copper::cuda::StreamState>(context);
-  auto now = current_stream_shared(index_);
-  if (!wanted || wanted == now) return allocate(nbytes);
-  // The chain's stream current for the allocation only (no wait: the chain's run makes the
-  // reader's stream wait for all of it, StreamScope).
-  set_current_stream_shared(std::move(wanted));
-  struct Restore {
-    std::shared_ptr<copper::cuda::StreamState> stream;
-    ~Restore() { set_current_stream_shared(std::move(stream)); }
-  } restore{std::move(now)};
+  StreamScope stream(index_, context);  // the chain's stream current for the allocation
   return allocate(nbytes);
 }
 
