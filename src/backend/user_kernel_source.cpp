@@ -129,6 +129,11 @@ std::string element_ref(const UserKernelArg& a, const std::string& address) {
   return (a.is_const ? "const " : "") + a.ctype + "& " + a.name + " = " + address + ";";
 }
 
+std::string element_load(const UserKernelArg& a, const std::string& address) {
+  if (a.dtype != DType::bool_ || !a.is_const) return element_ref(a, address);
+  return "const bool " + a.name + " = *reinterpret_cast<const unsigned char*>(&(" + address + ")) != 0;";
+}
+
 std::string element_address(const UserKernelArg& a, bool contiguous, const std::string& index,
                             const std::string& offset) {
   return contiguous ? "_raw_" + a.name + "[" + index + "]" : "copper::user::at_offset(_raw_" + a.name + ", " + offset + ")";

@@ -80,10 +80,11 @@ void Scalar::store(DType t, void* dst) const {
 
 Scalar Scalar::load(DType t, const void* src) {
   Scalar s = ops::visit_dtype(t, [&]<class T>() -> Scalar {
+    // A bool's byte may be any value (a bool view of other data): nonzero is true.
+    if constexpr (ops::is_same_v<T, bool>) return Scalar(*static_cast<const unsigned char*>(src) != 0);
     T v;
     std::memcpy(&v, src, sizeof(T));
-    if constexpr (ops::is_same_v<T, bool>) return Scalar(v);
-    else if constexpr (ops::is_int_v<T>) return Scalar(v);
+    if constexpr (ops::is_int_v<T>) return Scalar(v);
     else if constexpr (ops::is_same_v<T, ops::half>) return Scalar(static_cast<double>(ops::half_to_float(v)));
     else if constexpr (ops::is_complex_v<T>) return Scalar(std::complex<double>(v.re, v.im));
     else return Scalar(static_cast<double>(v));

@@ -53,6 +53,23 @@ TEST_P(ArrayCore, ItemAtAnIndex) {
   EXPECT_THROW(t.item(), ValueError);
 }
 
+// A bool view of bytes other than 0 and 1 reads every nonzero byte as true, as NumPy's
+// loops do: casts, sums, counts and masks see 1 (before, the raw byte flowed on and a mask
+// of 3s counted 3 per element). tests/python/test_bool_views.py covers the other reads.
+TEST_P(ArrayCore, BoolViewOfOtherBytesReadsAsTrue) {
+  if (device().type != DeviceType::cpu) GTEST_SKIP() << "the CUDA kernels still load a bool's raw byte";
+  auto raw = array(std::vector<std::int8_t>{3, 1, 4, -1, 0, 2}, Shape{2, 3}, device());
+  auto v = raw.view(bool_);
+  EXPECT_EQ(v.astype(int32).to_vector<std::int32_t>(), (std::vector<std::int32_t>{1, 1, 1, 1, 0, 1}));
+  EXPECT_EQ(sum(v).item().to_int64(), 5);
+  EXPECT_EQ(count_nonzero(v).item().to_int64(), 5);
+  EXPECT_EQ(nonzero(v)[1].to_vector<std::int64_t>(), (std::vector<std::int64_t>{0, 1, 2, 0, 2}));
+  auto values = array(std::vector<double>{1, 2, 3, 4, 5, 6}, Shape{2, 3}, device());
+  EXPECT_EQ(values[v].to_vector<double>(), (std::vector<double>{1, 2, 3, 4, 6}));
+  EXPECT_EQ(logical_not(v).astype(int8).to_vector<std::int8_t>(), (std::vector<std::int8_t>{0, 0, 0, 0, 1, 0}));
+  EXPECT_EQ(v.view(int8).to_vector<std::int8_t>(), (std::vector<std::int8_t>{3, 1, 4, -1, 0, 2}));  // unchanged
+}
+
 INSTANTIATE_DEVICE_TEST(ArrayCore);
 
 }  // namespace

@@ -38,13 +38,13 @@ void where_runs(const ArrayView& cond, const ArrayView& x, const ArrayView& y, c
         constexpr std::int64_t ts = sizeof(T);
         if (s[0] == ts && s[1] == 1 && s[2] == ts && s[3] == ts) {
           T* o = reinterpret_cast<T*>(p[0]);
-          const bool* c = reinterpret_cast<const bool*>(p[1]);
+          const unsigned char* c = reinterpret_cast<const unsigned char*>(p[1]);  // any nonzero byte is true
           const T* a = reinterpret_cast<const T*>(p[2]);
           const T* b = reinterpret_cast<const T*>(p[3]);
-          for (std::int64_t i = 0; i < n; ++i) o[i] = c[i] ? a[i] : b[i];
+          for (std::int64_t i = 0; i < n; ++i) o[i] = c[i] != 0 ? a[i] : b[i];
         } else {
           for (std::int64_t i = 0; i < n; ++i) {
-            const char* src = *reinterpret_cast<const bool*>(p[1] + i * s[1]) ? p[2] + i * s[2] : p[3] + i * s[3];
+            const char* src = load_element<bool>(p[1] + i * s[1]) ? p[2] + i * s[2] : p[3] + i * s[3];
             std::memcpy(p[0] + i * s[0], src, sizeof(T));
           }
         }

@@ -9,6 +9,7 @@
 #include <span>
 #include <type_traits>
 
+#include "backend/cpu/element_load.h"
 #include "backend/cpu/strided_loop.h"
 #include "ops/catalogue.h"
 #include "ops/dtype_traits.h"
@@ -106,7 +107,7 @@ bool run(std::array<char*, NOP> p, std::array<std::int64_t, NOP> s, std::int64_t
   R* o = reinterpret_cast<R*>(p[0]);
   const A* a = reinterpret_cast<const A*>(p[1]);
   auto at = [&]<class V>(int k, std::int64_t i) {
-    const V v = *reinterpret_cast<const V*>(p[k] + i * s[k]);
+    const V v = load_element<V>(p[k] + i * s[k]);
     if constexpr (Keep >= 0)
       if (k - 1 == Keep) std::memcpy(kept + i * sizeof(V), &v, sizeof(V));
     return v;
@@ -114,7 +115,7 @@ bool run(std::array<char*, NOP> p, std::array<std::int64_t, NOP> s, std::int64_t
   // Contiguous input k's element i (kept when k is Keep).
   auto ld = [&]<int K, class V>(const V* v, std::int64_t i) {
     if constexpr (K == Keep) reinterpret_cast<V*>(kept)[i] = v[i];
-    return v[i];
+    return load_element<V>(v + i);
   };
   FiniteScan<R> scan;
   auto put = [&](R& dst, R v) {
@@ -148,10 +149,10 @@ bool run(std::array<char*, NOP> p, std::array<std::int64_t, NOP> s, std::int64_t
       for (std::int64_t i = 0; i < n; ++i)
         put(o[i], ops::invoke<Op, R>(ld.template operator()<0>(a, i), ld.template operator()<1>(b, i)));
     } else if (s[0] == rs && s[1] == as && s[2] == 0) {
-      const B bv = *b;
+      const B bv = load_element<B>(b);
       for (std::int64_t i = 0; i < n; ++i) put(o[i], ops::invoke<Op, R>(ld.template operator()<0>(a, i), bv));
     } else if (s[0] == rs && s[1] == 0 && s[2] == bs) {
-      const A av = *a;
+      const A av = load_element<A>(a);
       for (std::int64_t i = 0; i < n; ++i) put(o[i], ops::invoke<Op, R>(av, ld.template operator()<1>(b, i)));
     } else {
       for (std::int64_t i = 0; i < n; ++i)
@@ -165,8 +166,8 @@ bool run(std::array<char*, NOP> p, std::array<std::int64_t, NOP> s, std::int64_t
         put(o[i], ops::invoke<Op, R>(ld.template operator()<0>(a, i), ld.template operator()<1>(b, i),
                                      ld.template operator()<2>(c, i)));
     } else if (s[0] == rs && s[1] == as && s[2] == 0 && s[3] == 0) {  // clip(x, lo, hi) with scalar bounds
-      const B bv = *b;
-      const C cv = *c;
+      const B bv = load_element<B>(b);
+      const C cv = load_element<C>(c);
       for (std::int64_t i = 0; i < n; ++i) put(o[i], ops::invoke<Op, R>(ld.template operator()<0>(a, i), bv, cv));
     } else {
       for (std::int64_t i = 0; i < n; ++i)
@@ -187,9 +188,7 @@ inline constexpr bool can_flag = [] {
 }();
 
 template <class V> V load_at(const char* base, std::int64_t stride, std::int64_t i) {
-  V v;
-  std::memcpy(&v, base + i * stride, sizeof(V));
-  return v;
+  return load_element<V>(base + i * stride);
 }
 
 // The floating-point errors of elements [0, n) that run() found some non-finite output in:
@@ -411,10 +410,10 @@ void fold(const ArrayView& in, const ArrayView& out, const FoldOptions& o) {
       char* po = static_cast<char*>(out.data) + oo + (o.segments ? j * out_step : 0);
       const std::int64_t start = seg ? seg[2 * j] : 0, stop = seg ? seg[2 * j + 1] : n;
       bool have = o.from_out;
-      T acc = have ? *reinterpret_cast<const T*>(po) : T{};
+      T acc = have ? load_element<T>(po) : T{};
       for (std::int64_t i = start; i < stop; ++i) {
-        if (pw && !*reinterpret_cast<const bool*>(pw + i * w_step)) continue;
-        const T x = *reinterpret_cast<const T*>(pin + i * in_step);
+        if (pw && !load_element<bool>(pw + i * w_step)) continue;
+        const T x = load_element<T>(pin + i * in_step);
         acc = have ? ops::invoke<Op, T>(acc, x) : x;
         have = true;
         if (o.scan) *reinterpret_cast<T*>(po + i * out_step) = acc;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "backend/cpu/cpu_backend.h"
+#include "backend/cpu/element_load.h"
 #include "backend/cpu/thread_pool.h"
 #include "ops/casting.h"
 #include "ops/dtype_traits.h"
@@ -24,11 +25,7 @@ constexpr int64_t kRangeElements = 1 << 16;  // at least this many elements per 
 constexpr int kMaxRanges = 64;
 constexpr int64_t kCopyBudget = 64ll << 20;  // bytes for all private copies together
 
-template <class T> T load_at(const char* p) {
-  T v;
-  std::memcpy(&v, p, sizeof(T));
-  return v;
-}
+template <class T> T load_at(const char* p) { return load_element<T>(p); }
 
 // flat[i] += bin * stride along one axis, or flat[i] = -1 when the axis drops element i.
 template <class X, class E>

@@ -4,6 +4,7 @@
 #include "backend/collapse_dims.h"
 #include "backend/cpu/cpu_backend.h"
 #include "backend/cpu/cpu_indexing.h"
+#include "backend/cpu/element_load.h"
 #include "backend/cpu/thread_pool.h"
 #include "ops/dtype_traits.h"
 
@@ -19,8 +20,7 @@ constexpr std::int64_t kTile = 1 << 16;
 // numbers are true when either part is.
 template <class T>
 inline bool truth(const char* p) {
-  T v;
-  std::memcpy(&v, p, sizeof(T));
+  const T v = load_element<T>(p);
   if constexpr (ops::is_same_v<T, ops::half>) return (v.bits & 0x7fff) != 0;
   else if constexpr (ops::is_same_v<T, ops::complex<float>> || ops::is_same_v<T, ops::complex<double>>)
     return v.re != 0 || v.im != 0;
@@ -109,9 +109,9 @@ Selection CpuBackend::select_count(const ArrayView& flags) {
   ops::visit_dtype(flags.dtype, [&]<class T>() {
     for_tiles(n, [&](std::int64_t t, std::int64_t begin, std::int64_t end) {
       std::int64_t c = 0;
-      if (is_flat && ops::is_same_v<T, bool>) {  // bools are 0 or 1: a plain sum vectorizes
+      if (is_flat && ops::is_same_v<T, bool>) {  // a plain count of nonzero bytes vectorizes
         const auto* p = reinterpret_cast<const unsigned char*>(base) + begin;
-        for (std::int64_t i = 0; i < end - begin; ++i) c += p[i];
+        for (std::int64_t i = 0; i < end - begin; ++i) c += p[i] != 0;
       } else if (is_flat) {
         for (std::int64_t i = begin; i < end; ++i) c += truth<T>(base + i * sizeof(T));
       } else {

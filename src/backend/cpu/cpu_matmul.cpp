@@ -6,6 +6,7 @@
 
 #include "backend/cpu/cpu_backend.h"
 #include "backend/cpu/cpu_blas.h"
+#include "backend/cpu/element_load.h"
 #include "backend/cpu/thread_pool.h"
 #include "backend/matmul_layout.h"
 #include "ops/dtype_traits.h"
@@ -78,14 +79,14 @@ void loop_rows(const ArrayView& a, const ArrayView& b, const ArrayView& out, con
     T* out_row = reinterpret_cast<T*>(static_cast<char*>(out.data) + off[2]) + i * g.n;
     std::fill(acc.begin(), acc.end(), A{});
     for (std::int64_t p = 0; p < g.k; ++p) {
-      const A av = Acc<T>::load(*reinterpret_cast<const T*>(a_row + p * a_cs));
+      const A av = Acc<T>::load(load_element<T>(a_row + p * a_cs));
       const char* b_row = b_base + p * b_rs;
       if (b_cs == static_cast<std::int64_t>(sizeof(T))) {  // contiguous row: vectorizable
         const T* bp = reinterpret_cast<const T*>(b_row);
-        for (std::int64_t j = 0; j < g.n; ++j) multiply_add<T>(acc[j], av, Acc<T>::load(bp[j]));
+        for (std::int64_t j = 0; j < g.n; ++j) multiply_add<T>(acc[j], av, Acc<T>::load(load_element<T>(bp + j)));
       } else {
         for (std::int64_t j = 0; j < g.n; ++j)
-          multiply_add<T>(acc[j], av, Acc<T>::load(*reinterpret_cast<const T*>(b_row + j * b_cs)));
+          multiply_add<T>(acc[j], av, Acc<T>::load(load_element<T>(b_row + j * b_cs)));
       }
     }
     for (std::int64_t j = 0; j < g.n; ++j) out_row[j] = Acc<T>::store(acc[j]);

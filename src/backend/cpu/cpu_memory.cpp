@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "backend/cpu/cpu_backend.h"
+#include "backend/cpu/element_load.h"
 #include "backend/cpu/strided_loop.h"
 #include "backend/registry.h"
 #include "copper/fusion.hpp"
@@ -53,12 +54,10 @@ void cast_run(std::array<char*, 2> p, std::array<std::int64_t, 2> s, std::int64_
   if (s[0] == sizeof(To) && s[1] == sizeof(From)) {  // contiguous: the compiler vectorizes this
     To* dt = reinterpret_cast<To*>(d);
     const From* st = reinterpret_cast<const From*>(src);
-    for (std::int64_t i = 0; i < n; ++i) dt[i] = ops::cast<To>(st[i]);
+    for (std::int64_t i = 0; i < n; ++i) dt[i] = ops::cast<To>(load_element<From>(st + i));
   } else {
     for (std::int64_t i = 0; i < n; ++i) {
-      From v;
-      std::memcpy(&v, src + i * s[1], sizeof(From));
-      To r = ops::cast<To>(v);
+      To r = ops::cast<To>(load_element<From>(src + i * s[1]));
       std::memcpy(d + i * s[0], &r, sizeof(To));
     }
   }

@@ -18,6 +18,7 @@
 
 #include "backend/cpu/cpu_backend.h"
 #include "backend/cpu/cpu_reduce_simd.h"
+#include "backend/cpu/element_load.h"
 #include "backend/cpu/strided_loop.h"
 #include "backend/cpu/thread_pool.h"
 #include "ops/casting.h"
@@ -49,7 +50,7 @@ std::unique_ptr<T[]> make_buffer(int64_t n) {
 
 template <class T>
 inline T load_at(const char* p) {
-  return *reinterpret_cast<const T*>(p);
+  return load_element<T>(p);
 }
 
 // A strided index space (outermost dimension first), walked by flat index.
@@ -208,8 +209,10 @@ void reduce_rows(typename R::Acc* acc, typename R::Acc* scratch, const char* bas
     for (int64_t j = 0; j < width; ++j) a[j] = R::combine(a[j], row[j]);
   };
   // Input rows go through combine_row only where loading is the identity (min and max of
-  // Acc itself); sums of squares, NaN-skipping sums and the like load each element.
-  constexpr bool kRowsOfAcc = Contig && ops::is_same_v<Acc, In> && requires { R::order_free; };
+  // Acc itself, but bools, whose bytes load_element normalizes); sums of squares,
+  // NaN-skipping sums and the like load each element.
+  constexpr bool kRowsOfAcc =
+      Contig && ops::is_same_v<Acc, In> && !ops::is_same_v<In, bool> && requires { R::order_free; };
   // Min and max take all their rows in order (no pairwise split: no rounding to bound, and
   // short leaves made the scalar int64 select mispredict often, as in reduce_run).
   if (hi - lo <= row_leaf || requires { R::order_free; }) {

@@ -82,7 +82,7 @@ void CpuBackend::searchsorted(const ArrayView& sorted, const ArrayView& queries,
 
 std::int64_t CpuBackend::flag_positions(const ArrayView& flags, const ArrayView& out) {
   const std::int64_t n = shape_size(flags.shape);
-  const auto* f = static_cast<const bool*>(flags.data);
+  const auto* f = static_cast<const unsigned char*>(flags.data);  // any nonzero byte is true
   auto* pos = static_cast<std::int64_t*>(out.data);
   // Count per slice, then each slice writes from its prefix.
   const int slices = static_cast<int>(std::clamp<std::int64_t>(n >> 16, 1, num_threads()));
@@ -90,14 +90,14 @@ std::int64_t CpuBackend::flag_positions(const ArrayView& flags, const ArrayView&
   auto bound = [&](int s) { return n * s / slices; };
   parallel_tasks(slices, [&](int s) {
     std::int64_t c = 0;
-    for (std::int64_t i = bound(s); i < bound(s + 1); ++i) c += f[i];
+    for (std::int64_t i = bound(s); i < bound(s + 1); ++i) c += f[i] != 0;
     start[s + 1] = c;
   });
   for (int s = 0; s < slices; ++s) start[s + 1] += start[s];
   parallel_tasks(slices, [&](int s) {
     std::int64_t w = start[s];
     for (std::int64_t i = bound(s); i < bound(s + 1); ++i)
-      if (f[i]) pos[w++] = i;
+      if (f[i] != 0) pos[w++] = i;
   });
   return start[slices];
 }

@@ -41,7 +41,7 @@ std::string make_source(const UserElementwiseJob& job, const Plan& p) {
   for (std::size_t a = 0; a < p.arrays.size(); ++a) {
     const UserKernelArg& arg = job.args[p.arrays[a]];
     const std::string address = element_address(arg, p.contiguous, "i", "_it.off[" + std::to_string(a) + "]");
-    w << "    " << element_ref(arg, address) << "\n";
+    w << "    " << element_load(arg, address) << "\n";
   }
   w.user_block(code.name, code.operation);
   w << ";\n  }\n";

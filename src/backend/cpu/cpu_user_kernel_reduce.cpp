@@ -84,7 +84,7 @@ std::string make_source(const UserReductionJob& job, const Plan& p) {
     const std::string as = std::to_string(a);
     const std::string address =
         element_address(arg, p.contiguous, "_row * _nred + _j", "_o.off[" + as + "] + _r.off[" + as + "]");
-    w << "    " << element_ref(arg, address) << "\n";
+    w << "    " << element_load(arg, address) << "\n";
   }
   w << "    const _type_reduce _m = static_cast<_type_reduce>(\n";
   w.user_block(code.name + "_map", code.map_expr);
