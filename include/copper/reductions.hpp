@@ -27,6 +27,12 @@ struct ReduceOptions {
   std::optional<ndarray> out = std::nullopt;
   bool keepdims = false;
   double ddof = 0;  // var and std only (NumPy takes fractional ddof too)
+  // NumPy's initial=: the reduction's start value (sum, prod, min, max and their nan
+  // forms; with it, min and max of an empty slice give it). TypeError elsewhere.
+  std::optional<Scalar> initial = std::nullopt;
+  // NumPy's where=: only elements where this bool array (broadcast to the input) is true
+  // take part. min and max need initial= with it, as NumPy's.
+  std::optional<ndarray> where = std::nullopt;
 };
 
 ndarray sum(const ndarray& a, const Axes& axis = {}, const ReduceOptions& opts = {});

@@ -19,46 +19,98 @@ ReduceOptions options(nb::handle dtype, nb::handle out, bool keepdims, double dd
   return o;
 }
 
+// NumPy's initial= and where= (either may be absent: nb::handle() stands for not taken).
+ReduceOptions with_extras(ReduceOptions o, const ndarray& a, nb::handle initial, nb::handle where) {
+  if (initial.is_valid()) o.initial = initial_arg(initial);
+  if (where.is_valid()) o.where = where_arg(where, a.device());
+  return o;
+}
+
 using ReduceFn = ndarray (*)(const ndarray&, const Axes&, const ReduceOptions&);
 using ArgFn = ndarray (*)(const ndarray&, std::optional<int>, bool, const std::optional<ndarray>&);
 using ScanFn = ndarray (*)(const ndarray&, std::optional<int>, std::optional<DType>, const std::optional<ndarray>&);
 
-// sum-like: (a, axis=None, dtype=None, out=None, keepdims=False)
-void def_with_dtype(nb::module_& m, ArrayClass& cls, const char* name, ReduceFn fn, bool method) {
+// sum-like: (a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True)
+void def_sum_like(nb::module_& m, ArrayClass* cls, const char* name, ReduceFn fn) {
+  auto call = [fn](const ndarray& a, nb::handle axis, nb::handle dtype, nb::handle out, bool keepdims,
+                   nb::handle initial, nb::handle where) {
+    return with_out(fn(a, axes_arg(axis, a.ndim()), with_extras(options(dtype, out, keepdims), a, initial, where)), out);
+  };
   m.def(
       name,
-      [fn](nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out, bool keepdims) {
-        ndarray arr = array_arg(a);
-        return with_out(fn(arr, axes_arg(axis, arr.ndim()), options(dtype, out, keepdims)), out);
-      },
+      [call](nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out, bool keepdims, nb::handle initial,
+             nb::handle where) { return call(array_arg(a), axis, dtype, out, keepdims, initial, where); },
       nb::arg("a"), nb::arg("axis") = nb::none(), nb::arg("dtype") = nb::none(), nb::arg("out") = nb::none(),
-      nb::arg("keepdims") = false);
-  if (method)
-    cls.def(
-        name,
-        [fn](const ndarray& a, nb::handle axis, nb::handle dtype, nb::handle out, bool keepdims) {
-          return with_out(fn(a, axes_arg(axis, a.ndim()), options(dtype, out, keepdims)), out);
-        },
-        nb::arg("axis") = nb::none(), nb::arg("dtype") = nb::none(), nb::arg("out") = nb::none(),
-        nb::arg("keepdims") = false);
+      nb::arg("keepdims") = false, nb::arg("initial") = nb::none(), nb::arg("where").none() = true);
+  if (cls)
+    cls->def(name, call, nb::arg("axis") = nb::none(), nb::arg("dtype") = nb::none(), nb::arg("out") = nb::none(),
+             nb::arg("keepdims") = false, nb::arg("initial") = nb::none(), nb::arg("where").none() = true);
 }
 
-// min-like: (a, axis=None, out=None, keepdims=False)
-void def_without_dtype(nb::module_& m, ArrayClass* cls, const char* name, ReduceFn fn) {
+// mean-like: (a, axis=None, dtype=None, out=None, keepdims=False, *, where=True)
+void def_mean_like(nb::module_& m, ArrayClass* cls, const char* name, ReduceFn fn) {
+  auto call = [fn](const ndarray& a, nb::handle axis, nb::handle dtype, nb::handle out, bool keepdims,
+                   nb::handle where) {
+    return with_out(fn(a, axes_arg(axis, a.ndim()), with_extras(options(dtype, out, keepdims), a, {}, where)), out);
+  };
   m.def(
       name,
-      [fn](nb::handle a, nb::handle axis, nb::handle out, bool keepdims) {
+      [call](nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out, bool keepdims, nb::handle where) {
+        return call(array_arg(a), axis, dtype, out, keepdims, where);
+      },
+      nb::arg("a"), nb::arg("axis") = nb::none(), nb::arg("dtype") = nb::none(), nb::arg("out") = nb::none(),
+      nb::arg("keepdims") = false, nb::kw_only(), nb::arg("where").none() = true);
+  if (cls)
+    cls->def(name, call, nb::arg("axis") = nb::none(), nb::arg("dtype") = nb::none(), nb::arg("out") = nb::none(),
+             nb::arg("keepdims") = false, nb::kw_only(), nb::arg("where").none() = true);
+}
+
+// min-like: (a, axis=None, out=None, keepdims=False, initial=None, where=True)
+void def_min_like(nb::module_& m, ArrayClass* cls, const char* name, ReduceFn fn) {
+  auto call = [fn](const ndarray& a, nb::handle axis, nb::handle out, bool keepdims, nb::handle initial,
+                   nb::handle where) {
+    return with_out(
+        fn(a, axes_arg(axis, a.ndim()), with_extras(options(nb::none(), out, keepdims), a, initial, where)), out);
+  };
+  m.def(
+      name,
+      [call](nb::handle a, nb::handle axis, nb::handle out, bool keepdims, nb::handle initial, nb::handle where) {
+        return call(array_arg(a), axis, out, keepdims, initial, where);
+      },
+      nb::arg("a"), nb::arg("axis") = nb::none(), nb::arg("out") = nb::none(), nb::arg("keepdims") = false,
+      nb::arg("initial") = nb::none(), nb::arg("where").none() = true);
+  if (cls)
+    cls->def(name, call, nb::arg("axis") = nb::none(), nb::arg("out") = nb::none(), nb::arg("keepdims") = false,
+             nb::arg("initial") = nb::none(), nb::arg("where").none() = true);
+}
+
+// all-like: (a, axis=None, out=None, keepdims=False, *, where=True)
+void def_logical(nb::module_& m, ArrayClass* cls, const char* name, ReduceFn fn) {
+  auto call = [fn](const ndarray& a, nb::handle axis, nb::handle out, bool keepdims, nb::handle where) {
+    return with_out(fn(a, axes_arg(axis, a.ndim()), with_extras(options(nb::none(), out, keepdims), a, {}, where)),
+                    out);
+  };
+  m.def(
+      name,
+      [call](nb::handle a, nb::handle axis, nb::handle out, bool keepdims, nb::handle where) {
+        return call(array_arg(a), axis, out, keepdims, where);
+      },
+      nb::arg("a"), nb::arg("axis") = nb::none(), nb::arg("out") = nb::none(), nb::arg("keepdims") = false,
+      nb::kw_only(), nb::arg("where").none() = true);
+  if (cls)
+    cls->def(name, call, nb::arg("axis") = nb::none(), nb::arg("out") = nb::none(), nb::arg("keepdims") = false,
+             nb::kw_only(), nb::arg("where").none() = true);
+}
+
+// ptp: (a, axis=None, out=None, keepdims=False)
+void def_ptp(nb::module_& m) {
+  m.def(
+      "ptp",
+      [](nb::handle a, nb::handle axis, nb::handle out, bool keepdims) {
         ndarray arr = array_arg(a);
-        return with_out(fn(arr, axes_arg(axis, arr.ndim()), options(nb::none(), out, keepdims)), out);
+        return with_out(copper::ptp(arr, axes_arg(axis, arr.ndim()), out_arg(out), keepdims), out);
       },
       nb::arg("a"), nb::arg("axis") = nb::none(), nb::arg("out") = nb::none(), nb::arg("keepdims") = false);
-  if (cls)
-    cls->def(
-        name,
-        [fn](const ndarray& a, nb::handle axis, nb::handle out, bool keepdims) {
-          return with_out(fn(a, axes_arg(axis, a.ndim()), options(nb::none(), out, keepdims)), out);
-        },
-        nb::arg("axis") = nb::none(), nb::arg("out") = nb::none(), nb::arg("keepdims") = false);
 }
 
 // ddof, or NumPy 2's correction (its array API name): one or the other, never both.
@@ -75,28 +127,26 @@ double ddof_arg(nb::handle ddof, nb::handle correction) {
   return ddof_value(correction);
 }
 
-// var-like: (a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None)
+// var-like: (a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, correction=None)
 void def_with_ddof(nb::module_& m, ArrayClass* cls, const char* name, ReduceFn fn) {
+  auto call = [fn](const ndarray& a, nb::handle axis, nb::handle dtype, nb::handle out, nb::handle ddof,
+                   bool keepdims, nb::handle where, nb::handle correction) {
+    const ReduceOptions o = options(dtype, out, keepdims, ddof_arg(ddof, correction));
+    return with_out(fn(a, axes_arg(axis, a.ndim()), with_extras(o, a, {}, where)), out);
+  };
   m.def(
       name,
-      [fn](nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out, nb::handle ddof, bool keepdims,
-           nb::handle correction) {
-        ndarray arr = array_arg(a);
-        return with_out(fn(arr, axes_arg(axis, arr.ndim()), options(dtype, out, keepdims, ddof_arg(ddof, correction))),
-                        out);
+      [call](nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out, nb::handle ddof, bool keepdims,
+             nb::handle where, nb::handle correction) {
+        return call(array_arg(a), axis, dtype, out, ddof, keepdims, where, correction);
       },
       nb::arg("a"), nb::arg("axis") = nb::none(), nb::arg("dtype") = nb::none(), nb::arg("out") = nb::none(),
-      nb::arg("ddof") = 0, nb::arg("keepdims") = false, nb::kw_only(), nb::arg("correction") = nb::none());
+      nb::arg("ddof") = 0, nb::arg("keepdims") = false, nb::kw_only(), nb::arg("where").none() = true,
+      nb::arg("correction") = nb::none());
   if (cls)
-    cls->def(
-        name,
-        [fn](const ndarray& a, nb::handle axis, nb::handle dtype, nb::handle out, nb::handle ddof, bool keepdims,
-             nb::handle correction) {
-          return with_out(fn(a, axes_arg(axis, a.ndim()), options(dtype, out, keepdims, ddof_arg(ddof, correction))),
-                          out);
-        },
-        nb::arg("axis") = nb::none(), nb::arg("dtype") = nb::none(), nb::arg("out") = nb::none(),
-        nb::arg("ddof") = 0, nb::arg("keepdims") = false, nb::kw_only(), nb::arg("correction") = nb::none());
+    cls->def(name, call, nb::arg("axis") = nb::none(), nb::arg("dtype") = nb::none(), nb::arg("out") = nb::none(),
+             nb::arg("ddof") = 0, nb::arg("keepdims") = false, nb::kw_only(), nb::arg("where").none() = true,
+             nb::arg("correction") = nb::none());
 }
 
 // argmin-like: (a, axis=None, out=None, *, keepdims=False)
@@ -143,22 +193,22 @@ void def_scan(nb::module_& m, ArrayClass* cls, const char* name, ScanFn fn) {
 }  // namespace
 
 void bind_reductions(nb::module_& m, ArrayClass& cls) {
-  def_with_dtype(m, cls, "sum", &copper::sum, true);
-  def_with_dtype(m, cls, "prod", &copper::prod, true);
-  def_with_dtype(m, cls, "mean", &copper::mean, true);
-  def_with_dtype(m, cls, "nansum", &copper::nansum, false);
-  def_with_dtype(m, cls, "nanprod", &copper::nanprod, false);
-  def_with_dtype(m, cls, "nanmean", &copper::nanmean, false);
+  def_sum_like(m, &cls, "sum", &copper::sum);
+  def_sum_like(m, &cls, "prod", &copper::prod);
+  def_sum_like(m, nullptr, "nansum", &copper::nansum);
+  def_sum_like(m, nullptr, "nanprod", &copper::nanprod);
+  def_mean_like(m, &cls, "mean", &copper::mean);
+  def_mean_like(m, nullptr, "nanmean", &copper::nanmean);
   def_with_ddof(m, &cls, "var", &copper::var);
   def_with_ddof(m, &cls, "std", &copper::std);
-  def_without_dtype(m, &cls, "min", &copper::amin);
-  def_without_dtype(m, &cls, "max", &copper::amax);
-  def_without_dtype(m, nullptr, "amin", &copper::amin);
-  def_without_dtype(m, nullptr, "amax", &copper::amax);
-  def_without_dtype(m, nullptr, "nanmin", &copper::nanmin);
-  def_without_dtype(m, nullptr, "nanmax", &copper::nanmax);
-  def_without_dtype(m, &cls, "all", &copper::all);
-  def_without_dtype(m, &cls, "any", &copper::any);
+  def_min_like(m, &cls, "min", &copper::amin);
+  def_min_like(m, &cls, "max", &copper::amax);
+  def_min_like(m, nullptr, "amin", &copper::amin);
+  def_min_like(m, nullptr, "amax", &copper::amax);
+  def_min_like(m, nullptr, "nanmin", &copper::nanmin);
+  def_min_like(m, nullptr, "nanmax", &copper::nanmax);
+  def_logical(m, &cls, "all", &copper::all);
+  def_logical(m, &cls, "any", &copper::any);
   def_arg(m, &cls, "argmin", &copper::argmin);
   def_arg(m, &cls, "argmax", &copper::argmax);
   def_scan(m, &cls, "cumsum", &copper::cumsum);
@@ -170,9 +220,7 @@ void bind_reductions(nb::module_& m, ArrayClass& cls) {
   def_arg(m, nullptr, "nanargmax", &copper::nanargmax);
   def_scan(m, nullptr, "nancumsum", &copper::nancumsum);
   def_scan(m, nullptr, "nancumprod", &copper::nancumprod);
-  def_without_dtype(m, nullptr, "ptp", [](const ndarray& a, const Axes& axis, const ReduceOptions& o) {
-    return copper::ptp(a, axis, o.out, o.keepdims);
-  });
+  def_ptp(m);
   m.def(
       "count_nonzero",
       [](nb::handle a, nb::handle axis, bool keepdims) -> nb::object {

@@ -1,5 +1,6 @@
 // copper.ufunc's methods with NumPy's signatures: reduce, accumulate, reduceat, outer
 // and at. Each converts its arguments and calls the C++ ufunc object's method.
+#include "reduction_args.h"
 #include "ufunc_type.h"
 
 namespace copper::python {
@@ -47,8 +48,8 @@ void bind_ufunc_methods(nb::handle type) {
         opts.dtype = optional_dtype(dtype);
         opts.out = reduce_out(out);
         opts.keepdims = keepdims;
-        if (!initial.is_none()) opts.initial = scalar_from_py(initial);
-        if (!(PyBool_Check(where.ptr()) && where.ptr() == Py_True)) opts.where = array_from_py(where, std::nullopt, a.device());
+        opts.initial = initial_arg(initial);
+        opts.where = where_arg(where, a.device());
         const auto axes = axes_from_py(axis);
         return result(u.reduce(a, axes ? Axes(*axes) : Axes(), opts), out);
       },

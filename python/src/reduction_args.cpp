@@ -44,6 +44,18 @@ ndarray array_arg(nb::handle a) {
   return array_from_py(a, std::nullopt, default_device());
 }
 
+std::optional<ndarray> where_arg(nb::handle where, Device device) {
+  if (where.ptr() == Py_True) return std::nullopt;
+  if (nb::isinstance<ndarray>(where)) return nb::cast<ndarray>(where);
+  const bool listed = PyBool_Check(where.ptr()) || PyList_Check(where.ptr()) || PyTuple_Check(where.ptr());
+  return array_from_py(where, listed ? std::optional<DType>(bool_) : std::nullopt, device);
+}
+
+std::optional<Scalar> initial_arg(nb::handle initial) {
+  if (initial.is_none()) return std::nullopt;
+  return scalar_from_py(initial);
+}
+
 std::optional<ndarray> optional_array_arg(nb::handle a, Device device) {
   if (a.is_none()) return std::nullopt;
   if (nb::isinstance<ndarray>(a)) return nb::cast<ndarray>(a);

@@ -19,6 +19,12 @@ std::optional<ndarray> out_arg(nb::handle out, const char* not_an_array = "retur
 nb::object with_out(ndarray result, nb::handle out);
 // A copper array as it is; anything else (NumPy arrays, lists, scalars) copied to the default device.
 ndarray array_arg(nb::handle a);
+// A reduction's where=: True (the default) -> nullopt; a copper array as it is; Python
+// bools, lists and tuples as bool arrays (NumPy converts those with dtype=bool); other
+// arrays as they are, so a float mask raises NumPy's casting TypeError.
+std::optional<ndarray> where_arg(nb::handle where, Device device);
+// A reduction's initial=: None (the default) -> nullopt, else the scalar.
+std::optional<Scalar> initial_arg(nb::handle initial);
 // An optional array argument: None -> nullopt, else array_arg on `device`.
 std::optional<ndarray> optional_array_arg(nb::handle a, Device device = default_device());
 

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "api/fusion_deferred.h"
+#include "api/ufunc.h"
 #include "copper/manipulation.hpp"
 
 namespace copper::api {
@@ -102,6 +103,14 @@ void check_reduce_out(const ndarray& out, const ndarray& a, const ReducePlan& pl
 void check_nonempty(const ReducePlan& plan, std::string_view ufunc) {
   if (plan.count == 0)
     throw ValueError("zero-size array to reduction operation " + std::string(ufunc) + " which has no identity");
+}
+
+ndarray where_mask(const ndarray& where, const ndarray& a) {
+  common_device({&a, &where}, a.device());
+  if (!can_cast(where.dtype(), bool_, Casting::safe))
+    throw TypeError("Cannot cast array data from " + dtype_repr(where.dtype()) +
+                    " to dtype('bool') according to the rule 'safe'");
+  return broadcast_to(where.astype(bool_, Casting::unsafe, false), a.shape());
 }
 
 void deliver(const ndarray& result, const ndarray& out) {

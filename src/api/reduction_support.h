@@ -41,6 +41,10 @@ void check_nonempty(const ReducePlan& plan, std::string_view ufunc);
 ndarray run_reduce(ops::ReduceOp op, const ndarray& a, const ReducePlan& plan, DType acc,
                    const std::optional<ndarray>& out, std::string_view ufunc);
 
+// where= of a reduction of `a`: a bool array broadcast to a's shape. TypeError as NumPy's
+// when its dtype does not cast safely to bool; ValueError when it does not broadcast.
+ndarray where_mask(const ndarray& where, const ndarray& a);
+
 // Writes `result` (the plan's result shape) into out, cast 'unsafe'.
 void deliver(const ndarray& result, const ndarray& out);
 // Whether two arrays may share memory (same buffer).

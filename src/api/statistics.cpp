@@ -44,9 +44,40 @@ ndarray finish(const ndarray& result, DType dtype, const std::optional<ndarray>&
   return result.dtype() == dtype ? result : result.astype(dtype);
 }
 
-// var/std, and with skip_nan nanvar/nanstd: NaNs count as absent (zeroed before the
-// sums, left out of the counts), and slices with no degrees of freedom left give NaN.
+void reject_initial(const ReduceOptions& opts, const char* fn) {
+  if (opts.initial) throw TypeError(std::string(fn) + "() got an unexpected keyword argument 'initial'");
+}
+
+// The elements a statistic leaves out: NaNs in the nan forms, and where where= is false.
+// Invalid when there are none (every slice then counts all its elements).
+ndarray absent_elements(const ndarray& a, bool skip_nan, const std::optional<ndarray>& where_arg) {
+  ndarray absent = skip_nan ? isnan(a) : ndarray();
+  if (where_arg) {
+    ndarray left_out = logical_not(api::where_mask(*where_arg, a));
+    absent = absent.valid() ? logical_or(absent, left_out) : left_out;
+  }
+  return absent;
+}
+
+// mean and nanmean over the elements not absent: their sum over their count, per slice.
+ndarray mean_of_present(const ndarray& a, const ndarray& absent, const Axes& axis, const ReduceOptions& opts) {
+  auto plan = plan_reduction(a, axis, opts.keepdims);
+  if (opts.out) api::check_reduce_out(*opts.out, a, plan, "add");
+  ndarray total =
+      run_reduce(ReduceOp::sum, where(absent, 0, a), plan, stat_compute_dtype(a.dtype(), opts.dtype), std::nullopt, "add");
+  ndarray count = run_reduce(ReduceOp::sum, logical_not(absent), plan, int64, std::nullopt, "add");
+  UfuncOptions o;
+  o.out = total;
+  o.casting = Casting::unsafe;
+  true_divide(total, count, o);
+  return finish(total, mean_result_dtype(a.dtype(), opts.dtype), opts.out);
+}
+
+// var/std, and with skip_nan nanvar/nanstd: absent elements (NaNs; where= false) are
+// zeroed before the sums and left out of the counts. The nan forms give NaN for slices
+// with no degrees of freedom left; the others divide by max(count - ddof, 0), as NumPy.
 ndarray variance(const ndarray& a, const Axes& axis, const ReduceOptions& opts, bool take_sqrt, bool skip_nan) {
+  reject_initial(opts, take_sqrt ? (skip_nan ? "nanstd" : "std") : (skip_nan ? "nanvar" : "var"));
   skip_nan = skip_nan && is_inexact(a.dtype());
   if (skip_nan && opts.dtype && !is_inexact(*opts.dtype)) throw TypeError("If a is inexact, then dtype must be inexact");
   auto plan = plan_reduction(a, axis, opts.keepdims);
@@ -59,12 +90,13 @@ ndarray variance(const ndarray& a, const Axes& axis, const ReduceOptions& opts, 
     throw TypeError("Cannot cast ufunc 'sqrt' output from dtype('" + std::string(name(real_dtype(compute))) +
                     "') to dtype('" + std::string(name(opts.out->dtype())) + "') with casting rule 'same_kind'");
   auto keep_plan = plan_reduction(a, axis, true);
-  ndarray nan_mask = skip_nan ? isnan(a) : ndarray();
-  ndarray values = skip_nan ? where(nan_mask, 0, a) : a;
+  const ndarray absent = absent_elements(a, skip_nan, opts.where);
+  const bool per_slice = absent.valid();
+  ndarray values = per_slice ? where(absent, 0, a) : a;
   ndarray m = run_reduce(ReduceOp::sum, values, keep_plan, compute, std::nullopt, "add");
-  ndarray count;  // per slice, when NaNs make the counts differ
-  if (skip_nan) {
-    count = run_reduce(ReduceOp::sum, logical_not(nan_mask), keep_plan, int64, std::nullopt, "add");
+  ndarray count;  // per slice, when absent elements make the counts differ
+  if (per_slice) {
+    count = run_reduce(ReduceOp::sum, logical_not(absent), keep_plan, int64, std::nullopt, "add");
     UfuncOptions o;
     o.out = m;
     o.casting = Casting::unsafe;
@@ -73,7 +105,7 @@ ndarray variance(const ndarray& a, const Axes& axis, const ReduceOptions& opts, 
     divide_in_place(m, static_cast<double>(plan.count));
   }
   ndarray x = subtract(values, m);
-  if (skip_nan) x = where(nan_mask, 0, x);
+  if (per_slice) x = where(absent, 0, x);
   ndarray sq;
   if (is_complex(x.dtype())) {
     ndarray re = real(x), im = imag(x);
@@ -84,13 +116,14 @@ ndarray variance(const ndarray& a, const Axes& axis, const ReduceOptions& opts, 
     sq = multiply(x, x, o);
   }
   ndarray v = run_reduce(ReduceOp::sum, sq, plan, real_dtype(compute), std::nullopt, "add");
-  if (skip_nan) {
+  if (per_slice) {
     ndarray dof = subtract(count.reshape(v.shape()), opts.ddof);
+    if (!skip_nan) dof = maximum(dof, 0);
     UfuncOptions o;
     o.out = v;
     o.casting = Casting::unsafe;
     true_divide(v, dof, o);
-    v = where(greater(dof, 0), v, std::numeric_limits<double>::quiet_NaN());
+    if (skip_nan) v = where(greater(dof, 0), v, std::numeric_limits<double>::quiet_NaN());
   } else {
     divide_in_place(v, std::max(static_cast<double>(plan.count) - opts.ddof, 0.0));
   }
@@ -106,6 +139,8 @@ ndarray variance(const ndarray& a, const Axes& axis, const ReduceOptions& opts, 
 }  // namespace
 
 ndarray mean(const ndarray& a, const Axes& axis, const ReduceOptions& opts) {
+  reject_initial(opts, "mean");
+  if (opts.where) return mean_of_present(a, absent_elements(a, false, opts.where), axis, opts);
   auto plan = plan_reduction(a, axis, opts.keepdims);
   if (opts.out) api::check_reduce_out(*opts.out, a, plan, "add");
   ndarray s = run_reduce(ReduceOp::sum, a, plan, stat_compute_dtype(a.dtype(), opts.dtype), std::nullopt, "add");
@@ -127,7 +162,9 @@ ndarray nanstd(const ndarray& a, const Axes& axis, const ReduceOptions& opts) {
 }
 
 ndarray nanmean(const ndarray& a, const Axes& axis, const ReduceOptions& opts) {
+  reject_initial(opts, "nanmean");
   if (!is_inexact(a.dtype())) return mean(a, axis, opts);
+  if (opts.where) return mean_of_present(a, absent_elements(a, true, opts.where), axis, opts);
   auto plan = plan_reduction(a, axis, opts.keepdims);
   if (opts.out) api::check_reduce_out(*opts.out, a, plan, "add");
   ndarray total = run_reduce(ReduceOp::nansum, a, plan, stat_compute_dtype(a.dtype(), opts.dtype), std::nullopt, "add");

@@ -3,6 +3,7 @@
 // logical_or) go through the reductions' own paths; every other op folds sequentially
 // along the axis (Backend::fold), which is NumPy's order of operations.
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "api/reduction_support.h"
@@ -62,6 +63,28 @@ DType accumulation_dtype(UfuncId op, DType a, std::optional<DType> dtype) {
 
 std::optional<Scalar> identity_scalar(UfuncId op) { return ufunc(op).identity(); }
 
+// initial= in the accumulation dtype, converted as NumPy converts it: into an integer
+// dtype through Python's int() (a float truncates; a complex is a TypeError), and the
+// integer must then fit.
+Scalar typed_initial(const Scalar& s, DType acc) {
+  if (!is_integer(acc)) return Scalar::typed(s, acc);
+  Scalar v = s;
+  if (s.kind() == Kind::complex_)
+    throw TypeError("int() argument must be a string, a bytes-like object or a real number, not 'complex'");
+  if (s.kind() == Kind::float_) {
+    const double x = std::trunc(s.to_double());
+    if (std::isnan(x)) throw ValueError("cannot convert float NaN to integer");
+    if (std::isinf(x)) throw OverflowError("cannot convert float infinity to integer");
+    if (x >= 0x1p64 || x < -0x1p63) throw OverflowError("Python int too large to convert to C long");
+    v = x >= 0x1p63 ? Scalar(static_cast<std::uint64_t>(x)) : Scalar(static_cast<std::int64_t>(x));
+  }
+  if (!v.fits_in(acc)) {
+    const std::string shown = v.kind() == Kind::uint_ ? std::to_string(v.to_uint64()) : std::to_string(v.to_int64());
+    throw OverflowError("Python integer " + shown + " out of bounds for " + std::string(name(acc)));
+  }
+  return Scalar::typed(v, acc);
+}
+
 // A view of `a` with the plan's kept axes first and its reduced axes merged into one
 // last axis (a copy when they are not mergeable).
 ndarray reduced_axis_last(const ndarray& a, const api::ReducePlan& plan) {
@@ -110,19 +133,14 @@ ndarray ufunc::reduce(const ndarray& a, const Axes& axis, const UfuncReduceOptio
     throw ValueError("reduction operation '" + uname +
                      "' does not have an identity, so to use a where mask one has to specify 'initial'");
   }
-  std::optional<Scalar> start = opts.initial ? opts.initial : identity;
-  if (start) start = Scalar::typed(*start, acc);
+  std::optional<Scalar> start = opts.initial ? typed_initial(*opts.initial, acc)
+                                : identity   ? std::optional<Scalar>(Scalar::typed(*identity, acc))
+                                             : std::nullopt;
   if (plan.count == 0 && !start)
     throw ValueError("zero-size array to reduction operation " + uname + " which has no identity");
 
   ndarray mask;
-  if (opts.where) {
-    api::common_device({&a, &*opts.where}, a.device());
-    if (!can_cast(opts.where->dtype(), bool_, Casting::safe))
-      throw TypeError("Cannot cast array data from " + api::dtype_repr(opts.where->dtype()) +
-                      " to dtype('bool') according to the rule 'safe'");
-    mask = broadcast_to(opts.where->astype(bool_, Casting::unsafe, false), a.shape());
-  }
+  if (opts.where) mask = api::where_mask(*opts.where, a);
   ndarray result;
   auto rop = reduce_op_of(op);
   if (rop && !is_inexact(acc) && (*rop == ops::ReduceOp::nanmax || *rop == ops::ReduceOp::nanmin))

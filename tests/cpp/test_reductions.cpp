@@ -157,6 +157,38 @@ TEST_P(Reductions, AxisErrors) {
   EXPECT_THROW(cumsum(a, 2), AxisError);
 }
 
+// NumPy's where= and initial= (values printed by NumPy 2.4).
+TEST_P(Reductions, WhereAndInitial) {
+  const ndarray a = small(device());
+  const ndarray m = array(std::vector<bool>{true, false, true, false, true, true}, Shape{2, 3}, device());
+  ReduceOptions o;
+  o.where = m;
+  o.initial = Scalar(10);
+  EXPECT_EQ(sum(a, 1, o).to_vector<double>(), (std::vector<double>{12, 19}));
+  o.initial = Scalar(0.5);
+  EXPECT_EQ(nansum(a, {}, o).item().to_double(), 11.5);
+  o.initial = Scalar(-1);
+  EXPECT_EQ(amax(a, 0, o).to_vector<double>(), (std::vector<double>{0, 4, 5}));
+  o.initial.reset();
+  EXPECT_THROW(amax(a, 0, o), ValueError);  // no identity: initial= is needed with where=
+  EXPECT_EQ(mean(a, 1, o).to_vector<double>(), (std::vector<double>{1, 4.5}));
+  o.ddof = 1;
+  EXPECT_NEAR(var(a, {}, o).item().to_double(), 4.916666666666667, 1e-12);
+  o.ddof = 0;
+  EXPECT_EQ(any(greater(a, 2), 1, o).to_vector<bool>(), (std::vector<bool>{false, true}));
+  o.initial = Scalar(1);
+  EXPECT_THROW(mean(a, 1, o), TypeError);
+  // initial= alone: into an integer accumulator as Python's int() (2.9 -> 2); the start of
+  // an empty slice.
+  ReduceOptions s;
+  s.initial = Scalar(2.9);
+  EXPECT_EQ(sum(arange(0, 4, 1, uint8, device()), {}, s).item().to_int64(), 8);
+  s.initial = Scalar(-1);
+  EXPECT_THROW(sum(arange(0, 4, 1, uint8, device()), {}, s), OverflowError);
+  s.initial = Scalar(7.0);
+  EXPECT_EQ(amax(zeros({0, 2}, float64, device()), 0, s).to_vector<double>(), (std::vector<double>{7, 7}));
+}
+
 INSTANTIATE_DEVICE_TEST(Reductions);
 
 }  // namespace
