@@ -432,3 +432,15 @@ def test_sum_run_lengths(device, dtype):
     for n in range(1, 40):
         rtol, atol = sum_tolerance(m[:, :n], dtype, 0)
         assert_matches(cp.sum(cp.asarray(m[:, :n]), axis=0), np.sum(m[:, :n], axis=0), rtol=rtol, atol=atol)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "float16", "complex128"])
+@pytest.mark.parametrize("shape, axis", [((7,), None), ((3, 4), 0), ((3, 4), 1), ((3, 40), 1), ((2, 1, 3), 1), ((5, 3), (0, 1))])
+def test_sums_of_negative_zeros_are_positive_zero(device, dtype, shape, axis):
+    # NumPy's sums start from its identity +0, so only -0.0 gives +0.0 (1 / sum is +inf).
+    a = np.full(shape, -0.0, dtype=dtype)
+    x = cp.asarray(a, device=device)
+    for fn in ("sum", "nansum", "mean"):
+        want = np.asarray(getattr(np, fn)(a, axis=axis))
+        got = cp.asnumpy(getattr(cp, fn)(x, axis=axis))
+        np.testing.assert_array_equal(np.signbit(got.real), np.signbit(want.real), err_msg=fn)

@@ -40,6 +40,9 @@ struct Sum {
   static Acc load(In x) { return ops::cast<Acc>(x); }
   static Acc combine(Acc a, Acc b) { return ops::add::call(a, b); }
   static Acc identity() { return Acc(0); }
+  // NumPy's sums start from +0 (its identity), so a sum of only -0.0 is +0.0; these start
+  // from the first element, and adding +0 once at the end gives the same bits.
+  static Acc finish(Acc total) { return ops::add::call(total, Acc(0)); }
 };
 template <class In, class Out>
 struct NanSum : Sum<In, Out> {
