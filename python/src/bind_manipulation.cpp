@@ -319,9 +319,10 @@ void bind_manipulation(nb::module_& m, ArrayClass& cls) {
       .def(
           "fill",
           [](ndarray& a, nb::handle value) {
-            // NumPy fills with one value: arrays (of other than one element) and sequences are refused.
+            // NumPy 2 fills with one value: arrays of one or more dimensions (even of one
+            // element) and sequences are refused.
             operand v = operand_from_py(value, a.device());
-            if (v.is_array() && v.array().size() != 1) throw ValueError("setting an array element with a sequence.");
+            if (v.is_array() && v.array().ndim() != 0) throw ValueError("setting an array element with a sequence.");
             a.assign(v);
           },
           nb::arg("value"))

@@ -104,6 +104,9 @@ def test_fill_takes_one_value(device):
         a.fill(cp.ones(2))
     with pytest.raises(ValueError, match="setting an array element with a sequence"):
         a.fill([1, 2])
+    for one in (cp.ones(1), np.ones(1), [7]):  # NumPy 2: one element, but not 0-d
+        with pytest.raises(ValueError, match="setting an array element with a sequence"):
+            a.fill(one)
 
 
 @pytest.mark.parametrize("order", ["C", "F", "A", None])
