@@ -33,6 +33,9 @@ struct ReduceOptions {
   // NumPy's where=: only elements where this bool array (broadcast to the input) is true
   // take part. min and max need initial= with it, as NumPy's.
   std::optional<ndarray> where = std::nullopt;
+  // NumPy 2's mean= of var and std (and their nan forms): the mean, shaped as with
+  // keepdims=True, used instead of computing it. TypeError elsewhere.
+  std::optional<ndarray> mean = std::nullopt;
 };
 
 ndarray sum(const ndarray& a, const Axes& axis = {}, const ReduceOptions& opts = {});

@@ -127,26 +127,28 @@ double ddof_arg(nb::handle ddof, nb::handle correction) {
   return ddof_value(correction);
 }
 
-// var-like: (a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, correction=None)
+// var-like: (a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
+// correction=None)
 void def_with_ddof(nb::module_& m, ArrayClass* cls, const char* name, ReduceFn fn) {
   auto call = [fn](const ndarray& a, nb::handle axis, nb::handle dtype, nb::handle out, nb::handle ddof,
-                   bool keepdims, nb::handle where, nb::handle correction) {
-    const ReduceOptions o = options(dtype, out, keepdims, ddof_arg(ddof, correction));
-    return with_out(fn(a, axes_arg(axis, a.ndim()), with_extras(o, a, {}, where)), out);
+                   bool keepdims, nb::handle where, nb::handle mean, nb::handle correction) {
+    ReduceOptions o = with_extras(options(dtype, out, keepdims, ddof_arg(ddof, correction)), a, {}, where);
+    o.mean = optional_array_arg(mean, a.device());
+    return with_out(fn(a, axes_arg(axis, a.ndim()), o), out);
   };
   m.def(
       name,
       [call](nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out, nb::handle ddof, bool keepdims,
-             nb::handle where, nb::handle correction) {
-        return call(array_arg(a), axis, dtype, out, ddof, keepdims, where, correction);
+             nb::handle where, nb::handle mean, nb::handle correction) {
+        return call(array_arg(a), axis, dtype, out, ddof, keepdims, where, mean, correction);
       },
       nb::arg("a"), nb::arg("axis") = nb::none(), nb::arg("dtype") = nb::none(), nb::arg("out") = nb::none(),
       nb::arg("ddof") = 0, nb::arg("keepdims") = false, nb::kw_only(), nb::arg("where").none() = true,
-      nb::arg("correction") = nb::none());
+      nb::arg("mean") = nb::none(), nb::arg("correction") = nb::none());
   if (cls)
     cls->def(name, call, nb::arg("axis") = nb::none(), nb::arg("dtype") = nb::none(), nb::arg("out") = nb::none(),
              nb::arg("ddof") = 0, nb::arg("keepdims") = false, nb::kw_only(), nb::arg("where").none() = true,
-             nb::arg("correction") = nb::none());
+             nb::arg("mean") = nb::none(), nb::arg("correction") = nb::none());
 }
 
 // argmin-like: (a, axis=None, out=None, *, keepdims=False)

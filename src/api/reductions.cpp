@@ -21,6 +21,10 @@ void reject_dtype(const ReduceOptions& opts, const char* fn) {
 
 bool masked_or_started(const ReduceOptions& opts) { return opts.where || opts.initial; }
 
+void reject_mean(const ReduceOptions& opts, const char* fn) {
+  if (opts.mean) throw TypeError(std::string(fn) + "() got an unexpected keyword argument 'mean'");
+}
+
 ndarray ufunc_reduce(UfuncId op, const ndarray& a, const Axes& axis, const ReduceOptions& opts) {
   return ufunc(op).reduce(a, axis, UfuncReduceOptions{opts.dtype, opts.out, opts.keepdims, opts.initial, opts.where});
 }
@@ -29,6 +33,7 @@ ndarray ufunc_reduce(UfuncId op, const ndarray& a, const Axes& axis, const Reduc
 ndarray nan_replaced(const ndarray& a, double value) { return is_inexact(a.dtype()) ? where(isnan(a), value, a) : a; }
 
 ndarray sum_like(ReduceOp op, const ndarray& a, const Axes& axis, const ReduceOptions& opts, const char* ufunc) {
+  reject_mean(opts, op == ReduceOp::sum ? "sum" : op == ReduceOp::prod ? "prod" : op == ReduceOp::nansum ? "nansum" : "nanprod");
   if (masked_or_started(opts)) {
     const bool is_sum = op == ReduceOp::sum || op == ReduceOp::nansum;
     const bool skip_nan = op == ReduceOp::nansum || op == ReduceOp::nanprod;
@@ -45,6 +50,7 @@ ndarray sum_like(ReduceOp op, const ndarray& a, const Axes& axis, const ReduceOp
 ndarray extremum(ReduceOp op, const ndarray& a, const Axes& axis, const ReduceOptions& opts, const char* ufunc,
                  const char* fn) {
   reject_dtype(opts, fn);
+  reject_mean(opts, fn);
   if (masked_or_started(opts)) {
     // fmax and fmin skip NaNs, as nanmax and nanmin do.
     const UfuncId id = op == ReduceOp::max ? UfuncId::maximum : op == ReduceOp::min ? UfuncId::minimum
@@ -61,6 +67,7 @@ ndarray extremum(ReduceOp op, const ndarray& a, const Axes& axis, const ReduceOp
 ndarray logical(ReduceOp op, const ndarray& a, const Axes& axis, const ReduceOptions& opts, const char* ufunc,
                 const char* fn) {
   reject_dtype(opts, fn);
+  reject_mean(opts, fn);
   if (opts.initial) throw TypeError(std::string(fn) + "() got an unexpected keyword argument 'initial'");
   if (opts.where) return ufunc_reduce(op == ReduceOp::all ? UfuncId::logical_and : UfuncId::logical_or, a, axis, opts);
   auto plan = plan_reduction(a, axis, opts.keepdims);

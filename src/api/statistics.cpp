@@ -44,8 +44,10 @@ ndarray finish(const ndarray& result, DType dtype, const std::optional<ndarray>&
   return result.dtype() == dtype ? result : result.astype(dtype);
 }
 
-void reject_initial(const ReduceOptions& opts, const char* fn) {
+// NumPy's TypeError for options the function does not take (initial=; mean= outside var and std).
+void reject_unexpected(const ReduceOptions& opts, const char* fn, bool takes_mean) {
   if (opts.initial) throw TypeError(std::string(fn) + "() got an unexpected keyword argument 'initial'");
+  if (opts.mean && !takes_mean) throw TypeError(std::string(fn) + "() got an unexpected keyword argument 'mean'");
 }
 
 // The elements a statistic leaves out: NaNs in the nan forms, and where where= is false.
@@ -77,7 +79,7 @@ ndarray mean_of_present(const ndarray& a, const ndarray& absent, const Axes& axi
 // zeroed before the sums and left out of the counts. The nan forms give NaN for slices
 // with no degrees of freedom left; the others divide by max(count - ddof, 0), as NumPy.
 ndarray variance(const ndarray& a, const Axes& axis, const ReduceOptions& opts, bool take_sqrt, bool skip_nan) {
-  reject_initial(opts, take_sqrt ? (skip_nan ? "nanstd" : "std") : (skip_nan ? "nanvar" : "var"));
+  reject_unexpected(opts, take_sqrt ? (skip_nan ? "nanstd" : "std") : (skip_nan ? "nanvar" : "var"), true);
   skip_nan = skip_nan && is_inexact(a.dtype());
   if (skip_nan && opts.dtype && !is_inexact(*opts.dtype)) throw TypeError("If a is inexact, then dtype must be inexact");
   auto plan = plan_reduction(a, axis, opts.keepdims);
@@ -93,16 +95,18 @@ ndarray variance(const ndarray& a, const Axes& axis, const ReduceOptions& opts, 
   const ndarray absent = absent_elements(a, skip_nan, opts.where);
   const bool per_slice = absent.valid();
   ndarray values = per_slice ? where(absent, 0, a) : a;
-  ndarray m = run_reduce(ReduceOp::sum, values, keep_plan, compute, std::nullopt, "add");
   ndarray count;  // per slice, when absent elements make the counts differ
-  if (per_slice) {
-    count = run_reduce(ReduceOp::sum, logical_not(absent), keep_plan, int64, std::nullopt, "add");
+  if (per_slice) count = run_reduce(ReduceOp::sum, logical_not(absent), keep_plan, int64, std::nullopt, "add");
+  ndarray m;
+  if (opts.mean) {
+    m = *opts.mean;  // the caller's (NumPy 2's mean=), broadcast against the input below
+  } else {
+    m = run_reduce(ReduceOp::sum, values, keep_plan, compute, std::nullopt, "add");
     UfuncOptions o;
     o.out = m;
     o.casting = Casting::unsafe;
-    true_divide(m, count, o);
-  } else {
-    divide_in_place(m, static_cast<double>(plan.count));
+    if (per_slice) true_divide(m, count, o);
+    else divide_in_place(m, static_cast<double>(plan.count));
   }
   ndarray x = subtract(values, m);
   if (per_slice) x = where(absent, 0, x);
@@ -139,7 +143,7 @@ ndarray variance(const ndarray& a, const Axes& axis, const ReduceOptions& opts, 
 }  // namespace
 
 ndarray mean(const ndarray& a, const Axes& axis, const ReduceOptions& opts) {
-  reject_initial(opts, "mean");
+  reject_unexpected(opts, "mean", false);
   if (opts.where) return mean_of_present(a, absent_elements(a, false, opts.where), axis, opts);
   auto plan = plan_reduction(a, axis, opts.keepdims);
   if (opts.out) api::check_reduce_out(*opts.out, a, plan, "add");
@@ -162,7 +166,7 @@ ndarray nanstd(const ndarray& a, const Axes& axis, const ReduceOptions& opts) {
 }
 
 ndarray nanmean(const ndarray& a, const Axes& axis, const ReduceOptions& opts) {
-  reject_initial(opts, "nanmean");
+  reject_unexpected(opts, "nanmean", false);
   if (!is_inexact(a.dtype())) return mean(a, axis, opts);
   if (opts.where) return mean_of_present(a, absent_elements(a, true, opts.where), axis, opts);
   auto plan = plan_reduction(a, axis, opts.keepdims);

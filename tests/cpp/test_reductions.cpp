@@ -189,6 +189,18 @@ TEST_P(Reductions, WhereAndInitial) {
   EXPECT_EQ(amax(zeros({0, 2}, float64, device()), 0, s).to_vector<double>(), (std::vector<double>{7, 7}));
 }
 
+// NumPy 2's mean= of var and std: used as given (keepdims-shaped), not recomputed.
+TEST_P(Reductions, VarWithAGivenMean) {
+  const ndarray a = small(device());  // rows [0 1 2], [3 4 5]
+  ReduceOptions o;
+  o.mean = array(std::vector<double>{1, 4}, Shape{2, 1}, device());
+  EXPECT_EQ(var(a, 1, o).to_vector<double>(), (std::vector<double>{2.0 / 3, 2.0 / 3}));
+  o.mean = array(std::vector<double>{0, 0}, Shape{2, 1}, device());  // any values: squares about them
+  EXPECT_EQ(var(a, 1, o).to_vector<double>(), (std::vector<double>{5.0 / 3, 50.0 / 3}));
+  EXPECT_THROW(mean(a, 1, o), TypeError);
+  EXPECT_THROW(sum(a, 1, o), TypeError);
+}
+
 INSTANTIATE_DEVICE_TEST(Reductions);
 
 }  // namespace

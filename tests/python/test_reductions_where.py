@@ -162,3 +162,24 @@ def test_bad_masks_raise_numpys_errors(device):
     # A list is taken as NumPy takes it: converted with dtype=bool.
     np.testing.assert_allclose(cp.asnumpy(cp.sum(x, axis=1, where=[1.0, 0, 2])),
                                np.sum(cp.asnumpy(x), axis=1, where=[1.0, 0, 2]))
+
+
+@pytest.mark.parametrize("fn", ["var", "std", "nanvar", "nanstd"])
+@pytest.mark.parametrize("axis", [None, 0, 1, (0, 2)])
+def test_var_std_take_a_given_mean(device, fn, axis):
+    # NumPy 2's mean=: the mean (shaped as with keepdims=True) is used, not recomputed.
+    a = values("float64", SHAPE)
+    a = np.where(np.isnan(a), 0.5, a) if not fn.startswith("nan") else a
+    given = np.nanmean(a, axis=axis, keepdims=True) + 0.25  # any values: used as they are
+    check(device, fn, a, axis, dict(mean=given))
+    check(device, fn, a, axis, dict(mean=given, ddof=1, where=masks()[0]))
+    check(device, fn, a, axis, dict(mean=given, keepdims=True))
+    if axis is not None:
+        check(device, fn, a, axis, dict(mean=np.nanmean(a, axis=axis)))  # no kept axes: ValueError unless it broadcasts
+
+
+def test_mean_keyword_is_var_and_std_only(device):
+    x = cp.asarray(values("float64", (2, 3)), device=device)
+    for fn in ("mean", "sum", "max", "any"):
+        with pytest.raises(TypeError):
+            getattr(cp, fn)(x, mean=cp.zeros((1, 1), device=device))
