@@ -12,6 +12,7 @@ from collections import namedtuple
 import numpy as _np
 
 from copper import _core
+from copper import _numerical
 
 _l = _core._linalg
 LinAlgError = _np.linalg.LinAlgError
@@ -193,7 +194,8 @@ matrix_transpose = _core.matrix_transpose
 
 
 def vecdot(x1, x2, /, *, axis=-1):
-    return _core.vecdot(x1, x2, axis=axis)
+    # NumPy's gufunc (copper.vecdot) with the array API's signature: axis is each operand's own.
+    return _numerical.vecdot(x1, x2, axis=axis)
 
 
 # Keep last: C++ functions bound above become inspectable (inspect.signature).

@@ -56,10 +56,14 @@ std::vector<int> int_list(nb::handle h) {
 // numpy.matmul's keywords past out=: dtype, casting and axes (axis has no meaning for
 // matmul's three distinct core dimensions; order and subok change nothing in copper).
 nb::object matmul_py(nb::handle x1, nb::handle x2, nb::handle out, nb::handle casting, nb::handle /*order*/,
-                     nb::handle dtype, nb::handle /*subok*/, nb::handle axes, nb::handle axis) {
+                     nb::handle dtype, nb::handle /*subok*/, nb::handle axes, nb::handle axis, bool keepdims) {
   if (!axis.is_none())
     throw TypeError("matmul: axis can only be used with a single shared core dimension, not with the 3 distinct ones "
                     "implied by signature (n?,k),(k,m?)->(n?,m?).");
+  if (keepdims)
+    throw TypeError("matmul does not support keepdims: its signature (n?,k),(k,m?)->(n?,m?) requires output 0 to have "
+                    "2 core dimensions, but keepdims can only be used when all inputs have the same number of core "
+                    "dimensions and all outputs have no core dimensions.");
   MatmulOptions options;
   options.dtype = optional_dtype(dtype);
   options.casting = casting_from_py(casting);
@@ -170,7 +174,8 @@ void bind_linalg(nb::module_& m, ArrayClass& cls) {
   auto outer_fn = [](const ndarray& a, const ndarray& b, const std::optional<ndarray>& o) { return outer(a, b, o); };
   m.def("matmul", &matmul_py, nb::arg("x1"), nb::arg("x2"), nb::arg("out") = nb::none(), nb::kw_only(),
         nb::arg("casting") = "same_kind", nb::arg("order") = "K", nb::arg("dtype") = nb::none(),
-        nb::arg("subok") = true, nb::arg("axes") = nb::none(), nb::arg("axis") = nb::none());
+        nb::arg("subok") = true, nb::arg("axes") = nb::none(), nb::arg("axis") = nb::none(),
+        nb::arg("keepdims") = false);
   m.def("dot", [=](nb::handle a, nb::handle b, nb::handle out) { return product(a, b, out, dot_fn); }, nb::arg("a"),
         nb::arg("b"), nb::arg("out") = nb::none());
   m.def("outer", [=](nb::handle a, nb::handle b, nb::handle out) { return product(a, b, out, outer_fn); },

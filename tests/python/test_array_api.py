@@ -145,8 +145,13 @@ def test_matrix_transpose_vecdot_unstack(device):
     np.testing.assert_array_equal(cp.matrix_transpose(x).get(), np.matrix_transpose(a))
     for axis in (-1, -2):
         np.testing.assert_allclose(cp.vecdot(x, y, axis=axis).get(), np.vecdot(a, b, axis=axis), rtol=1e-12)
-    # A non-negative axis counts in the broadcast shape (NumPy applies it to each operand).
-    np.testing.assert_allclose(cp.vecdot(x, y, axis=1).get(), np.vecdot(a, b, axis=-2), rtol=1e-12)
+    # An axis names each operand's own axis (NumPy's gufunc), so a non-negative one can
+    # name axes of different lengths in operands of different ranks.
+    c = random_array(rng, (3, 1), np.complex128)
+    for fn in (cp.vecdot, cp.linalg.vecdot):
+        with pytest.raises(ValueError):
+            fn(x, y, axis=1)
+        np.testing.assert_allclose(fn(x, cp.asarray(c[None]), axis=1).get(), np.vecdot(a, c[None], axis=1), rtol=1e-12)
     with pytest.raises(np.exceptions.AxisError):
         cp.vecdot(x, y, axis=-3)
     ai = random_array(rng, (5, 3), np.int16)
