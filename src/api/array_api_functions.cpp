@@ -60,18 +60,14 @@ ndarray matrix_transpose(const ndarray& x) {
 }
 
 ndarray vecdot(const ndarray& x1, const ndarray& x2, int axis) {
-  const int n = std::min(x1.ndim(), x2.ndim());
-  if (n == 0) throw ValueError("vecdot: inputs must have at least one dimension");
-  const int nb = std::max(x1.ndim(), x2.ndim());
-  const int from_end = axis < 0 ? axis : axis - nb;  // counted in the broadcast shape
-  if (from_end < -n || from_end >= 0)
-    throw AxisError("axis " + std::to_string(axis) + " is out of bounds for the vecdot of arrays of dimension " +
-                    std::to_string(x1.ndim()) + " and " + std::to_string(x2.ndim()));
-  const ndarray a = moveaxis(x1, {from_end}, {-1});
-  const ndarray b = moveaxis(x2, {from_end}, {-1});
+  if (x1.ndim() == 0 || x2.ndim() == 0) throw ValueError("vecdot: inputs must have at least one dimension");
+  // The axis is each operand's own, as NumPy's gufunc applies it (AxisError from moveaxis).
+  const ndarray a = moveaxis(x1, {axis}, {-1});
+  const ndarray b = moveaxis(x2, {axis}, {-1});
   if (a.shape().back() != b.shape().back())
-    throw ValueError("vecdot: the vectors have different lengths (" + std::to_string(a.shape().back()) + " and " +
-                     std::to_string(b.shape().back()) + ")");
+    throw ValueError("vecdot: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
+                     "(n),(n)->() (size " + std::to_string(b.shape().back()) + " is different from " +
+                     std::to_string(a.shape().back()) + ")");
   const ndarray product = is_complex(a.dtype()) ? multiply(conjugate(a), b) : multiply(a, b);
   // The product's dtype, as NumPy's vecdot (sum would widen small integers).
   return sum(product, -1, ReduceOptions{.dtype = product.dtype()});

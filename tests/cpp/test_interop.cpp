@@ -142,6 +142,12 @@ TEST_P(Interop, ArrayApiFunctions) {
   EXPECT_THROW(cumulative_sum(a), ValueError);
   EXPECT_EQ(matrix_transpose(a).shape(), (Shape{3, 2}));
   EXPECT_EQ(vecdot(a, a).to_vector<std::int64_t>(), (std::vector<std::int64_t>{14, 77}));
+  // The axis is each operand's own (NumPy's gufunc): axis 0 of a (length 2) with axis 0 of
+  // a row (length 3) do not match; with a column of length 2 they do.
+  EXPECT_THROW(vecdot(a, a[0], 0), ValueError);
+  EXPECT_EQ(vecdot(a, reshape(a[0], {3, 1})[Index{Slice(0, 2)}], 0).to_vector<std::int64_t>(),
+            (std::vector<std::int64_t>{9, 12, 15}));
+  EXPECT_THROW(vecdot(a, a, -3), AxisError);
   auto parts = unstack(a, 1);
   ASSERT_EQ(parts.size(), 3u);
   EXPECT_EQ(parts[2].to_vector<std::int32_t>(), (std::vector<std::int32_t>{3, 6}));
