@@ -94,3 +94,26 @@ def test_fromfunction(device):
     np.testing.assert_array_equal(got.get(), np.fromfunction(lambda i, j: i * 10 + j, (3, 4), dtype=np.int64))
     got = cp.fromfunction(lambda i, j, k=0: (i == j) + k, (2, 2), k=5)
     np.testing.assert_array_equal(got.get(), np.fromfunction(lambda i, j, k=0: (i == j) + k, (2, 2), k=5))
+
+
+@pytest.mark.parametrize("dtype", [np.int16, np.float32, np.complex128])
+def test_tofile_dump_dumps(device, tmp_path, dtype):
+    import pickle
+    h = random_array(np.random.default_rng(5), (3, 4), dtype)
+    x = cp.asarray(h, device=device)[::-1, 1::2]  # a non-contiguous view: C order on the way out
+    x.tofile(tmp_path / "a.bin")
+    h[::-1, 1::2].tofile(tmp_path / "b.bin")
+    assert (tmp_path / "a.bin").read_bytes() == (tmp_path / "b.bin").read_bytes()
+    fmt = "%s" if np.dtype(dtype).kind == "c" else "%.3f"
+    x.tofile(str(tmp_path / "a.txt"), sep=",", format=fmt)
+    h[::-1, 1::2].tofile(str(tmp_path / "b.txt"), sep=",", format=fmt)
+    assert (tmp_path / "a.txt").read_text() == (tmp_path / "b.txt").read_text()
+    back = pickle.loads(x.dumps())
+    assert isinstance(back, cp.ndarray) and str(back.device) == device
+    np.testing.assert_array_equal(back.get(), h[::-1, 1::2])
+    x.dump(tmp_path / "a.pkl")
+    with open(tmp_path / "a.pkl", "rb") as f:
+        np.testing.assert_array_equal(pickle.load(f).get(), h[::-1, 1::2])
+    with open(tmp_path / "b.pkl", "wb") as f:
+        x.dump(f)
+    np.testing.assert_array_equal(pickle.loads((tmp_path / "b.pkl").read_bytes()).get(), h[::-1, 1::2])
