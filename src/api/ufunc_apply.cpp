@@ -239,12 +239,16 @@ void apply_ufunc(UfuncId op, std::span<const operand* const> inputs, const Ufunc
   };
 
   std::array<DType, 3> dtypes = operand_dtypes(inputs);
-  // A Python int for an input of fixed integer type (ldexp's exponent) keeps its own
-  // type rather than adapting to the other operands' float dtype.
+  // A Python int (or bool) for an input of fixed integer type (ldexp's exponent) keeps its
+  // own type rather than adapting to the other operands' float dtype.
+  std::array<bool, 3> fixed_type{};
   for (int k = 0; k < nin; ++k) {
-    if (!inputs[k]->is_array() && inputs[k]->scalar().weak() && is_integer(inputs[k]->scalar().dtype()) &&
-        is_integer(ops::input_dtype(op, DType::float64, k)))
+    if (!inputs[k]->is_array() && inputs[k]->scalar().weak() &&
+        (is_integer(inputs[k]->scalar().dtype()) || inputs[k]->scalar().dtype() == DType::bool_) &&
+        is_integer(ops::input_dtype(op, DType::float64, k))) {
       dtypes[k] = inputs[k]->scalar().dtype();
+      fixed_type[k] = inputs[k]->scalar().dtype() == DType::bool_;  // a bool casts to the exponent's type
+    }
   }
   if (exact_signed_unsigned_comparison(op, inputs, dtypes, opts, results)) return;
   if (auto constant = out_of_range_comparison(op, inputs, dtypes)) {
@@ -279,7 +283,7 @@ void apply_ufunc(UfuncId op, std::span<const operand* const> inputs, const Ufunc
   }
 
   bool weak[3] = {};
-  for (int k = 0; k < nin; ++k) weak[k] = !inputs[k]->is_array() && inputs[k]->scalar().weak();
+  for (int k = 0; k < nin; ++k) weak[k] = !inputs[k]->is_array() && inputs[k]->scalar().weak() && !fixed_type[k];
   // A weak Python int must fit the loop's input type (int8_array + 300 raises), as NumPy
   // converts it to the loop: uint8_array / -2 runs the float loop and is fine.
   const DType loop = resolve_loop(op, std::span<const DType>(dtypes.data(), nin), std::span<const bool>(weak, nin), opts);

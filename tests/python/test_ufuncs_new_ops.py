@@ -263,3 +263,14 @@ def test_gcd_lcm_reject_bool_operands(device, rng, name):
     got, want = getattr(cp, name)(cp.asarray(b), cp.asarray(i)), getattr(np, name)(b, i)
     assert got.dtype == want.dtype
     np.testing.assert_array_equal(got.get(), want)
+
+
+@pytest.mark.parametrize("exponent", [True, False, 3, np.True_, np.int8(-2)])
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_ldexp_scalar_exponents(device, exponent, dtype):
+    # A Python bool exponent casts to the integer exponent as NumPy's does (it was refused).
+    x = np.array([1.5, -2.0, 0.25], dtype=dtype)
+    got = cp.ldexp(cp.asarray(x, device=device), exponent)
+    want = np.ldexp(x, exponent)
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got.get(), want)
