@@ -15,6 +15,9 @@ struct IndexError : error { using error::error; };
 struct OverflowError : error { using error::error; };
 struct NotImplementedError : error { using error::error; };
 struct RuntimeError : error { using error::error; };
+// CuPy's cupyx.DeviceSynchronized: the host would wait for a device while the calling
+// thread disallows it (allow_synchronize, runtime.hpp).
+struct DeviceSynchronized : RuntimeError { using RuntimeError::RuntimeError; };
 struct KeyError : error { using error::error; };  // an unknown name in a set of flags (require)
 struct ZeroDivisionError : error { using error::error; };  // average's zero weight sums
 // NumPy's AxisError is both a ValueError and an IndexError; C++ code catches it as ValueError.

@@ -10,7 +10,7 @@ namespace copper::python {
 
 namespace {
 
-nb::handle out_of_memory, compile_error;
+nb::handle out_of_memory, compile_error, device_synchronized;
 
 void translate(const std::exception_ptr& p) {
   try {
@@ -39,6 +39,8 @@ void translate(const std::exception_ptr& p) {
     PyErr_SetString(PyExc_BufferError, e.what());
   } catch (const OutOfMemoryError& e) {
     PyErr_SetString(out_of_memory.ptr(), e.what());
+  } catch (const DeviceSynchronized& e) {
+    PyErr_SetString(device_synchronized.ptr(), e.what());
   } catch (const CompileError& e) {
     // The log once: messages that already quote it (RawKernel's) are passed as they are.
     const std::string what = e.what();
@@ -70,7 +72,12 @@ void bind_errors(nb::module_& m) {
   compile_error = PyErr_NewExceptionWithDoc(
       "copper.CompileError", "Raised when a kernel fails to compile; carries the compiler log.", PyExc_RuntimeError,
       nullptr);
+  device_synchronized = PyErr_NewExceptionWithDoc(
+      "copper.x.DeviceSynchronized",
+      "Raised when the host would wait for a device while copper.x.allow_synchronize(False) is in effect.",
+      PyExc_RuntimeError, nullptr);
   m.attr("OutOfMemoryError") = nb::borrow(out_of_memory);
+  m.attr("DeviceSynchronized") = nb::borrow(device_synchronized);
   m.attr("CompileError") = nb::borrow(compile_error);
   nb::register_exception_translator([](const std::exception_ptr& p, void*) { translate(p); });
 }

@@ -218,6 +218,9 @@ void bind_ndarray(nb::module_& m, ArrayClass& cls) {
   m.def("get_num_threads", &get_num_threads);
   m.def("set_num_threads", &set_num_threads);
   m.def("synchronize", [](nb::handle d) { synchronize(device_from_py(d)); }, nb::arg("device") = nb::none());
+  // copper.x.allow_synchronize's per-thread flag.
+  m.def("_synchronize_allowed", &synchronize_allowed);
+  m.def("_set_synchronize_allowed", &set_synchronize_allowed);
 
   nb::class_<Flags>(m, "Flags")
       .def_ro("c_contiguous", &Flags::c_contiguous)

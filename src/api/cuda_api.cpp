@@ -15,6 +15,7 @@
 #include "copper/device.hpp"
 #include "copper/errors.hpp"
 #include "copper/fusion.hpp"
+#include "copper/runtime.hpp"
 
 #ifdef COPPER_HAVE_CUDA
 #include "backend/cuda/cuda_context.h"
@@ -168,6 +169,7 @@ void enqueue_deferred() {
 }  // namespace
 
 void Stream::synchronize() const {
+  check_synchronize_allowed("Stream.synchronize");
   enqueue_deferred();
   if (state_->host) return wait_for_cpu();
 #ifdef COPPER_HAVE_CUDA
@@ -297,6 +299,7 @@ void Event::record(const Stream& stream) {
 }
 
 void Event::synchronize() const {
+  check_synchronize_allowed("Event.synchronize");
   if (state_->host) return wait_for_cpu();
 #ifdef COPPER_HAVE_CUDA
   rt::refuse_during_capture(state_->device, "Event.synchronize");
@@ -351,6 +354,7 @@ float elapsed_time(const Event& start, const Event& end) {
 }
 
 void synchronize(int device) {
+  check_synchronize_allowed("synchronize");
   enqueue_deferred();
 #ifdef COPPER_HAVE_CUDA
   if (!on_host()) {

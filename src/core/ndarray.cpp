@@ -9,6 +9,7 @@
 #include "copper/creation.hpp"
 #include "copper/fusion.hpp"
 #include "copper/manipulation.hpp"
+#include "copper/runtime.hpp"
 #include "ops/dtype_traits.h"
 
 namespace copper {
@@ -171,6 +172,7 @@ ndarray ndarray::view_as(DType dtype, Shape shape, Strides strides, std::int64_t
 }
 
 void ndarray::copy_to_host(void* dst) const {
+  check_synchronize_allowed("a copy to the host");
   if (size() == 0) return;
   backend::backend_for(device()).copy_to_host(backend::view_of(*this), dst);
 }

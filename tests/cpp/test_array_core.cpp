@@ -70,6 +70,20 @@ TEST_P(ArrayCore, BoolViewOfOtherBytesReadsAsTrue) {
   EXPECT_EQ(v.view(int8).to_vector<std::int8_t>(), (std::vector<std::int8_t>{3, 1, 4, -1, 0, 2}));  // unchanged
 }
 
+// CuPy's allow_synchronize: while the thread disallows it, host copies and synchronize calls
+// raise DeviceSynchronized (a RuntimeError); device work does not.
+TEST_P(ArrayCore, DisallowedSynchronizationRaises) {
+  auto a = array(std::vector<double>{1, 2, 3}, std::nullopt, device());
+  ASSERT_TRUE(synchronize_allowed());
+  set_synchronize_allowed(false);
+  auto b = add(a, a);
+  EXPECT_THROW(b.to_vector<double>(), DeviceSynchronized);
+  EXPECT_THROW(b[0].item(), RuntimeError);
+  EXPECT_THROW(synchronize(device()), DeviceSynchronized);
+  set_synchronize_allowed(true);
+  EXPECT_EQ(b.to_vector<double>(), (std::vector<double>{2, 4, 6}));
+}
+
 INSTANTIATE_DEVICE_TEST(ArrayCore);
 
 }  // namespace

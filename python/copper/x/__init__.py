@@ -7,13 +7,32 @@
   default is 'ignore'; copper keeps NumPy's.
 - ``copper.x.scipy.fft`` and ``copper.x.scipy.fftpack``: SciPy's FFT functions with
   ``plan=`` and ``overwrite_x=``, and ``get_fft_plan`` (CuPy's plan objects, on both devices).
+- ``allow_synchronize(False)``: in the block, what makes the host wait for a device (host
+  copies of arrays: ``get``, ``item``, printing; ``synchronize`` calls) raises
+  ``DeviceSynchronized``, on either backend (per thread; nested blocks restore the outer
+  setting).
 """
 import contextlib
 
 from copper import _core
 from copper.x import scipy  # noqa: F401
 
-__all__ = ["errstate", "geterr", "seterr", "scipy"]
+__all__ = ["errstate", "geterr", "seterr", "scipy", "allow_synchronize", "DeviceSynchronized"]
+
+DeviceSynchronized = _core.DeviceSynchronized
+
+
+@contextlib.contextmanager
+def allow_synchronize(allow):
+    """``with allow_synchronize(False):`` makes host waits for a device raise
+    DeviceSynchronized in the block (CuPy's cupyx.allow_synchronize); the previous setting
+    comes back after it."""
+    old = _core._synchronize_allowed()
+    _core._set_synchronize_allowed(bool(allow))
+    try:
+        yield
+    finally:
+        _core._set_synchronize_allowed(old)
 
 
 def geterr():

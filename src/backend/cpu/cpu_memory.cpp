@@ -11,6 +11,7 @@
 #include "backend/cpu/strided_loop.h"
 #include "backend/registry.h"
 #include "copper/fusion.hpp"
+#include "copper/runtime.hpp"
 #include "ops/casting.h"
 #include "ops/dtype_traits.h"
 
@@ -151,6 +152,7 @@ Backend& cpu_backend() {
 
 namespace copper {
 void synchronize(Device device) {
+  check_synchronize_allowed("synchronize");
   run_deferred();  // automatic fusion's pending work is part of what synchronize waits for
   backend::backend_for(device).synchronize();
 }
