@@ -100,7 +100,29 @@ std::vector<std::string> loop_signatures(UfuncId op) {
       types.push_back(narrow.append(outs));
     }
     types.push_back(sig.append(outs));
+    // NumPy lists its long long loops (q, Q) after the long ones (l, L), the same types
+    // here on Linux; its comparisons add the exact mixed qQ and Qq loops (copper's
+    // exact_signed_unsigned_comparison).
+    if (static_cast<DType>(t) == DType::uint64 && op != UfuncId::ldexp) {
+      const std::size_t n = types.size();
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::string& s = types[i];
+        const std::string ins = s.substr(0, s.find("->"));
+        if (ins.find_first_not_of("lL") != std::string::npos) continue;
+        std::string q = s;
+        for (char& c : q) c = c == 'l' ? 'q' : c == 'L' ? 'Q' : c;
+        types.push_back(q);
+      }
+      if (u.nin == 2 && u.out[t] && *u.out[t] == DType::bool_ && op != UfuncId::logical_and &&
+          op != UfuncId::logical_or && op != UfuncId::logical_xor) {
+        types.push_back("qQ" + outs);
+        types.push_back("Qq" + outs);
+      }
+    }
   }
+  // NumPy's own order for ldexp: the int32-exponent loops of float16 and float32 first
+  // (ei, fi, el, fl, di, dl).
+  if (op == UfuncId::ldexp && types.size() >= 4) std::swap(types[1], types[2]);
   return types;
 }
 
