@@ -93,6 +93,8 @@ std::vector<HistogramRange> dd_range(nb::handle range, int ndim) {
 // histogramdd's sample: an (N, D) array, or a sequence of D coordinate arrays.
 ndarray sample_from_py(nb::handle sample) {
   if (nb::isinstance<ndarray>(sample)) return nb::cast<ndarray>(sample);
+  if (is_python_scalar(sample))  // NumPy iterates the sample: a Python number is Python's TypeError
+    throw TypeError("'" + std::string(nb::type_name(sample.type()).c_str()) + "' object is not iterable");
   if (nb::isinstance<nb::list>(sample) || nb::isinstance<nb::tuple>(sample)) {
     std::vector<ndarray> parts;
     bool all_copper = nb::len(sample) > 0;

@@ -63,6 +63,7 @@ std::vector<ndarray> arrays_like(nb::handle seq, Device device) {
   std::vector<ndarray> out;
   if (nb::isinstance<ndarray>(seq)) {
     const ndarray& a = nb::cast<const ndarray&>(seq);
+    if (a.ndim() == 0) throw TypeError("iteration over a 0-d array");  // Python's, as NumPy iterates it
     for (std::int64_t i = 0; i < a.shape()[0]; ++i) out.push_back(a[i]);
     return out;
   }

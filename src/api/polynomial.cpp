@@ -36,6 +36,11 @@ DType min_inexact(DType t) {
   return float64;
 }
 
+// NumPy's polyder and polyint take len(p): a 0-d p is Python's TypeError.
+void require_sized(const ndarray& p) {
+  if (p.ndim() == 0) throw TypeError("len() of unsized object");
+}
+
 }  // namespace
 
 ndarray poly(const ndarray& seq_of_zeros) {
@@ -76,6 +81,7 @@ ndarray polysub(const ndarray& a1, const ndarray& a2) {
 ndarray polymul(const ndarray& a1, const ndarray& a2) { return convolve(atleast_1d(a1), atleast_1d(a2)); }
 
 ndarray polyder(const ndarray& p, int m) {
+  require_sized(p);
   if (m < 0) throw ValueError("Order of derivative must be positive (see polyint)");
   ndarray val = p;
   for (int i = 0; i < m; ++i) {
@@ -86,6 +92,7 @@ ndarray polyder(const ndarray& p, int m) {
 }
 
 ndarray polyint(const ndarray& p, int m, const std::optional<ndarray>& k) {
+  require_sized(p);
   if (m < 0) throw ValueError("Order of integral must be positive (see polyder)");
   ndarray ks = k ? atleast_1d(*k) : zeros({m}, float64, p.device());
   if (ks.shape()[0] == 1 && m > 1) ks = multiply(ks[{std::int64_t{0}}], ones({m}, float64, p.device()));

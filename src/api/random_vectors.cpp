@@ -102,10 +102,11 @@ ndarray multinomial_draw(Generator& g, const ndarray& n, const ndarray& pvals, c
   const ndarray narr = n.astype(int64);
   for (std::int64_t v : narr.to_vector<std::int64_t>())
     if (v < 0) throw ValueError("n < 0");
-  const std::vector<double> pv = pvals.astype(float64).to_vector<double>();
-  check_pvals(pv, k);
   const Shape pbatch(pvals.shape().begin(), pvals.shape().end() - 1);
   const Shape batch = draw_shape({narr.shape(), pbatch}, size);
+  if (k == 0) return zeros(with_last(batch, {}, 0), int64, default_device());  // no categories (legacy NumPy)
+  const std::vector<double> pv = pvals.astype(float64).to_vector<double>();
+  check_pvals(pv, k);
   if (shape_size(batch) == 0 || k == 1) {
     if (k == 1) return broadcast_to(narr, batch).reshape(with_last(batch, {}, 1)).copy();
     return zeros(with_last(batch, {}, k), int64, default_device());

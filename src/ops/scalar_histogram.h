@@ -22,8 +22,10 @@ COPPER_HD bool histogram_bin(E v, const E* e, long long n, bool uniform, Uniform
   if (!(v >= e[0] && v <= e[n])) return false;
   long long b;
   if (uniform) {
+    // A NaN guess (0 * inf: edges that are all equal, as a range of one large value gives
+    // NumPy's histogramdd) starts at bin 0; the walks below settle it.
     const double guess = (static_cast<double>(v) - g.lo) * g.scale;
-    b = guess < 0 ? 0 : guess >= static_cast<double>(n - 1) ? n - 1 : static_cast<long long>(guess);
+    b = !(guess >= 0) ? 0 : guess >= static_cast<double>(n - 1) ? n - 1 : static_cast<long long>(guess);
     while (b > 0 && v < e[b]) --b;
     while (b < n - 1 && !(v < e[b + 1])) ++b;
   } else {
