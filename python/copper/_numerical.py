@@ -32,7 +32,7 @@ def _gufunc_result(r, out, dtype):
 
 
 def _axis_list(entry):
-    return (entry,) if isinstance(entry, int) or hasattr(entry, "__index__") else tuple(entry)
+    return (entry,) if hasattr(entry, "__index__") else tuple(entry)
 
 
 def _gufunc_call(name, signature, core, operands, in_core, out_core, axes, axis, keepdims):
@@ -48,9 +48,9 @@ def _gufunc_call(name, signature, core, operands, in_core, out_core, axes, axis,
                         "number of core dimensions and all outputs have no core dimensions.")
     if axis is not None:
         if not (same_in and in_core[0] == 1 and out_core == 0):
+            distinct = len({c for c in signature if c.isalpha()})  # the core dimensions' names
             raise TypeError(f"{name}: axis can only be used with a single shared core dimension, not with the "
-                            f"{len(set(signature.replace('->', ',').replace('(', '').replace(')', '').split(',')) - {''})} "
-                            f"distinct ones implied by signature {signature}.")
+                            f"{distinct} distinct ones implied by signature {signature}.")
         axes = [(axis,)] * len(operands) + ([(axis,)] if keepdims else [])
     out_axes = None
     if axes is not None:

@@ -59,18 +59,6 @@ nb::tuple tuple_of(const std::vector<ndarray>& arrays) {
   return nb::tuple(out);
 }
 
-std::vector<ndarray> arrays_like(nb::handle seq, Device device) {
-  std::vector<ndarray> out;
-  if (nb::isinstance<ndarray>(seq)) {
-    const ndarray& a = nb::cast<const ndarray&>(seq);
-    if (a.ndim() == 0) throw TypeError("iteration over a 0-d array");  // Python's, as NumPy iterates it
-    for (std::int64_t i = 0; i < a.shape()[0]; ++i) out.push_back(a[i]);
-    return out;
-  }
-  for (nb::handle item : seq) out.push_back(on_device(item, device));
-  return out;
-}
-
 Order order_arg(nb::handle order) {
   if (order.is_none()) return Order::C;
   const std::string o = nb::cast<std::string>(order);
@@ -124,7 +112,7 @@ ndarray compress_py(nb::handle condition, nb::handle a, nb::handle axis, nb::han
 
 ndarray choose_py(nb::handle a, nb::handle choices, nb::handle out, nb::handle mode) {
   ndarray x = as_array(a);
-  return choose(x, arrays_like(choices, x.device()), out_arg(out, "output must be an array"), mode_from_py(mode));
+  return choose(x, arrays_from_py(choices, x.device()), out_arg(out, "output must be an array"), mode_from_py(mode));
 }
 
 void put_py(ndarray& a, nb::handle ind, nb::handle v, nb::handle mode) {
@@ -185,9 +173,9 @@ void bind_indexing_functions(nb::module_& m, ArrayClass& cls) {
       [](nb::handle condlist, nb::handle choicelist, nb::handle default_) {
         if (!is_python_scalar(default_) && !(nb::hasattr(default_, "ndim") && nb::cast<int>(default_.attr("ndim")) == 0))
           throw TypeError("default only accepts scalar values");
-        std::vector<ndarray> conds = arrays_like(condlist, default_device());
+        std::vector<ndarray> conds = arrays_from_py(condlist, default_device());
         Device device = conds.empty() ? default_device() : conds[0].device();
-        return select(conds, arrays_like(choicelist, device), operand_from_py(default_, device));
+        return select(conds, arrays_from_py(choicelist, device), operand_from_py(default_, device));
       },
       nb::arg("condlist"), nb::arg("choicelist"), nb::arg("default") = 0);
   m.def("nonzero", [](nb::handle a) { return tuple_of(nonzero(as_array(a))); }, nb::arg("a"));
@@ -276,7 +264,7 @@ void bind_indexing_functions(nb::module_& m, ArrayClass& cls) {
   cls.def(
       "choose",
       [](const ndarray& a, nb::handle choices, nb::handle out, nb::handle mode) {
-        return choose(a, arrays_like(choices, a.device()), out_arg(out, "output must be an array"), mode_from_py(mode));
+        return choose(a, arrays_from_py(choices, a.device()), out_arg(out, "output must be an array"), mode_from_py(mode));
       },
       nb::arg("choices"), nb::arg("out").none() = nb::none(), nb::arg("mode") = "raise");
 }

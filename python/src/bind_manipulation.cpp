@@ -16,8 +16,7 @@ ndarray as_array(nb::handle obj) {
 
 }  // namespace
 
-// A sequence of array-likes (a copper array counts as the sequence of its rows).
-std::vector<ndarray> arrays_from_py(nb::handle seq) {
+std::vector<ndarray> arrays_from_py(nb::handle seq, Device device) {
   std::vector<ndarray> out;
   if (nb::isinstance<ndarray>(seq)) {
     const ndarray& a = nb::cast<const ndarray&>(seq);
@@ -25,7 +24,8 @@ std::vector<ndarray> arrays_from_py(nb::handle seq) {
     for (std::int64_t i = 0; i < a.shape()[0]; ++i) out.push_back(a[i]);
     return out;
   }
-  for (nb::handle item : seq) out.push_back(as_array(item));
+  for (nb::handle item : seq)
+    out.push_back(nb::isinstance<ndarray>(item) ? nb::cast<ndarray>(item) : array_from_py(item, std::nullopt, device));
   return out;
 }
 

@@ -37,8 +37,9 @@ void set_python_error_from_current_exception();
 void bind_interop(nb::module_& m, ArrayClass& cls);  // __dlpack__, __cuda_array_interface__, DLPack import
 void bind_array_api(nb::module_& m);  // cumulative_sum, vecdot, unstack, diff, meshgrid, ... (array API names)
 void bind_utilities(nb::module_& m);  // shares_memory, isfortran, the floating-point error state
-// A sequence of array-likes as arrays (a copper array counts as the sequence of its rows).
-std::vector<ndarray> arrays_from_py(nb::handle seq);
+// A sequence of array-likes as arrays (a copper array counts as the sequence of its rows;
+// a 0-d one is Python's TypeError). Copper arrays stay where they are, others go to `device`.
+std::vector<ndarray> arrays_from_py(nb::handle seq, Device device = default_device());
 void bind_manipulation_extra(nb::module_& m);  // append, insert, delete, pad, block, tri, packbits, ...
 void bind_numerical(nb::module_& m);  // gradient, convolve, interp, windows, polynomials; linalg.eig, multi_dot, ...
 void bind_fusion(nb::module_& m);  // copper.fuse: the ufuncs' proxy hook, the op functors' source

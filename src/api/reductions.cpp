@@ -32,8 +32,9 @@ ndarray ufunc_reduce(UfuncId op, const ndarray& a, const Axes& axis, const Reduc
 // NaNs count as absent in the nan forms: zero for sums, one for products (NumPy's _replace_nan).
 ndarray nan_replaced(const ndarray& a, double value) { return is_inexact(a.dtype()) ? where(isnan(a), value, a) : a; }
 
-ndarray sum_like(ReduceOp op, const ndarray& a, const Axes& axis, const ReduceOptions& opts, const char* ufunc) {
-  reject_mean(opts, op == ReduceOp::sum ? "sum" : op == ReduceOp::prod ? "prod" : op == ReduceOp::nansum ? "nansum" : "nanprod");
+ndarray sum_like(ReduceOp op, const ndarray& a, const Axes& axis, const ReduceOptions& opts, const char* ufunc,
+                 const char* fn) {
+  reject_mean(opts, fn);
   if (masked_or_started(opts)) {
     const bool is_sum = op == ReduceOp::sum || op == ReduceOp::nansum;
     const bool skip_nan = op == ReduceOp::nansum || op == ReduceOp::nanprod;
@@ -77,16 +78,16 @@ ndarray logical(ReduceOp op, const ndarray& a, const Axes& axis, const ReduceOpt
 }  // namespace
 
 ndarray sum(const ndarray& a, const Axes& axis, const ReduceOptions& opts) {
-  return sum_like(ReduceOp::sum, a, axis, opts, "add");
+  return sum_like(ReduceOp::sum, a, axis, opts, "add", "sum");
 }
 ndarray prod(const ndarray& a, const Axes& axis, const ReduceOptions& opts) {
-  return sum_like(ReduceOp::prod, a, axis, opts, "multiply");
+  return sum_like(ReduceOp::prod, a, axis, opts, "multiply", "prod");
 }
 ndarray nansum(const ndarray& a, const Axes& axis, const ReduceOptions& opts) {
-  return sum_like(ReduceOp::nansum, a, axis, opts, "add");
+  return sum_like(ReduceOp::nansum, a, axis, opts, "add", "nansum");
 }
 ndarray nanprod(const ndarray& a, const Axes& axis, const ReduceOptions& opts) {
-  return sum_like(ReduceOp::nanprod, a, axis, opts, "multiply");
+  return sum_like(ReduceOp::nanprod, a, axis, opts, "multiply", "nanprod");
 }
 ndarray amax(const ndarray& a, const Axes& axis, const ReduceOptions& opts) {
   return extremum(ReduceOp::max, a, axis, opts, "maximum", "max");

@@ -25,8 +25,6 @@ constexpr int64_t kRangeElements = 1 << 16;  // at least this many elements per 
 constexpr int kMaxRanges = 64;
 constexpr int64_t kCopyBudget = 64ll << 20;  // bytes for all private copies together
 
-template <class T> T load_at(const char* p) { return load_element<T>(p); }
-
 // flat[i] += bin * stride along one axis, or flat[i] = -1 when the axis drops element i.
 template <class X, class E>
 void axis_bins(const HistogramAxis& ax, int64_t begin, int64_t count, int64_t stride, int64_t* flat) {
@@ -34,7 +32,7 @@ void axis_bins(const HistogramAxis& ax, int64_t begin, int64_t count, int64_t st
   const int64_t xs = ax.x.strides[0];
   if (ax.bins == HistogramBins::index) {
     for (int64_t i = 0; i < count; ++i)
-      if (flat[i] >= 0) flat[i] += ops::cast<int64_t>(load_at<X>(x + i * xs)) * stride;
+      if (flat[i] >= 0) flat[i] += ops::cast<int64_t>(load_element<X>(x + i * xs)) * stride;
     return;
   }
   const E* e = static_cast<const E*>(ax.edges.data);
@@ -45,7 +43,7 @@ void axis_bins(const HistogramAxis& ax, int64_t begin, int64_t count, int64_t st
   for (int64_t i = 0; i < count; ++i) {
     if (flat[i] < 0) continue;
     long long b;
-    if (ops::histogram_bin(ops::cast<E>(load_at<X>(x + i * xs)), e, n, uniform, g, b)) flat[i] += b * stride;
+    if (ops::histogram_bin(ops::cast<E>(load_element<X>(x + i * xs)), e, n, uniform, g, b)) flat[i] += b * stride;
     else flat[i] = -1;
   }
 }
@@ -90,7 +88,7 @@ void add_block(const ArrayView* weights, int64_t begin, int64_t count, const int
   const char* w = static_cast<const char*>(weights->data) + begin * weights->strides[0];
   const int64_t ws = weights->strides[0];
   for (int64_t i = 0; i < count; ++i)
-    if (flat[i] >= 0) hist[flat[i]] += ops::cast<A>(load_at<W>(w + i * ws));
+    if (flat[i] >= 0) hist[flat[i]] += ops::cast<A>(load_element<W>(w + i * ws));
 }
 
 template <class A>
