@@ -56,7 +56,7 @@ std::string raw_type(const UserKernelArg& a);
 std::string element_ref(const UserKernelArg& a, const std::string& address);
 // element_ref, but a const bool element is bound by value as its byte != 0: a bool view of
 // other data may hold any byte, which C++ code reading a bool may pass on (3 + 4 is 7).
-// The CPU backend's kernels use it; the CUDA ones still bind bools by reference.
+// Both backends' kernels bind their array arguments with it.
 std::string element_load(const UserKernelArg& a, const std::string& address);
 bool c_contiguous(const ArrayView& v);
 

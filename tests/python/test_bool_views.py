@@ -2,8 +2,8 @@
 byte as True, so casts, arithmetic, logic, sums, masks and user kernels see 1. C++ reading
 such a byte as a bool is undefined and in practice passes the byte on (3 + 4 gave 7; a
 mask's count was the sum of its bytes, so most of the result was never written). The CPU
-backend's kernels load bools through backend/cpu/element_load.h now. The CUDA kernels do
-not yet: on a GPU these tests xfail where the answer is wrong (stop 38's note)."""
+backend's kernels load bools through backend/cpu/element_load.h, the CUDA ones through
+kernels/common.cuh's loaded_t."""
 import numpy as np
 import pytest
 
@@ -28,13 +28,8 @@ def normalized(a):
 def compare(device, run):
     want = normalized(run(np, RAW.view(bool)))
     got = normalized(cp.asnumpy(run(cp, cp.asarray(RAW, device=device).view(bool))))
-    try:
-        assert got.shape == want.shape and got.dtype == want.dtype
-        np.testing.assert_allclose(got, want, rtol=1e-12)
-    except AssertionError:
-        if device != "cpu":
-            pytest.xfail("the CUDA kernels still load a bool's raw byte")
-        raise
+    assert got.shape == want.shape and got.dtype == want.dtype
+    np.testing.assert_allclose(got, want, rtol=1e-12)
 
 
 def ints(xp, device, n):
@@ -121,15 +116,10 @@ def test_user_kernels_read_a_bool_view_as_numpy_would(device):
     raw = RAW[0]
     v = cp.asarray(raw, device=device).view(bool)
     want = raw.view(bool)
-    try:
-        np.testing.assert_array_equal(cp.asnumpy(copy(v)), want.astype(np.int32))
-        np.testing.assert_array_equal(cp.asnumpy(copy(v[::3])), want[::3].astype(np.int32))
-        np.testing.assert_array_equal(cp.asnumpy(both(v, v[::-1])).view(np.uint8), (want & want[::-1]).view(np.uint8))
-        assert int(count(v)) == np.count_nonzero(want)
-    except AssertionError:
-        if device != "cpu":
-            pytest.xfail("the CUDA user kernels still bind a bool's raw byte")
-        raise
+    np.testing.assert_array_equal(cp.asnumpy(copy(v)), want.astype(np.int32))
+    np.testing.assert_array_equal(cp.asnumpy(copy(v[::3])), want[::3].astype(np.int32))
+    np.testing.assert_array_equal(cp.asnumpy(both(v, v[::-1])).view(np.uint8), (want & want[::-1]).view(np.uint8))
+    assert int(count(v)) == np.count_nonzero(want)
 
 
 def test_copies_keep_the_bytes_as_numpy_does(device):

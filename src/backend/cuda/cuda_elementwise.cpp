@@ -71,6 +71,12 @@ void CudaBackend::copy(const ArrayView& src, const ArrayView& dst) {
           "cuMemcpyAsync (device to device)");
     return;
   }
+  if (src.dtype == DType::bool_ && dst.dtype == DType::bool_) {
+    // A bool copy moves bytes, as NumPy's: the cast kernel would read each as true or false.
+    ArrayView s = src, d = dst;
+    s.dtype = d.dtype = DType::uint8;
+    return copy(s, d);
+  }
   if (try_transpose_copy(index_, src, dst)) return;  // transposed views: tiled, coalesced both ways
   EwJob job;
   job.family = EwFamily::cast;

@@ -32,6 +32,10 @@ namespace copper::backend::cuda {
 namespace {
 
 constexpr unsigned kBlock = 256;
+
+// The type a kernel loads an element of dtype t as: the device type, but a bool as its
+// byte (copper::kern::loaded_t, common.cuh), which converts to the bool the steps take.
+std::string loaded_type(DType t) { return std::string("copper::kern::loaded_t<") + device_type_name(t) + ">"; }
 // Distinct chain structures remembered per process; past it the memo starts over (the
 // compiled kernels stay in the kernel cache, so a forgotten structure costs a source
 // build and a hash, not a compile).
@@ -351,7 +355,8 @@ template <class Offset> std::string gather_reads(const Plan& p, Offset offset) {
   std::string s;
   for (std::size_t k = 0; k < p.gathers.size(); ++k) {
     const std::string T = device_type_name(p.gathers[k].dtype);
-    s += " const " + T + " g" + num(k) + " = *reinterpret_cast<const " + T + "*>(r" + num(k) + " + " + offset(k) + ");";
+    s += " const " + T + " g" + num(k) + " = *reinterpret_cast<const " + loaded_type(p.gathers[k].dtype) + "*>(r" +
+         num(k) + " + " + offset(k) + ");";
   }
   return s;
 }
@@ -376,20 +381,22 @@ std::string make_source(const Chain& chain, const Plan& p) {
        "  const I tid = static_cast<I>(blockIdx.x) * blockDim.x + threadIdx.x;\n";
   for (std::size_t k = 0; k < p.broadcasts.size(); ++k) {
     const std::string T = device_type_name(p.broadcasts[k]->dtype);
-    s += "  const " + T + " b" + num(k) + " = *reinterpret_cast<const " + T + "*>(q" + num(k) + ");\n";
+    s += "  const " + T + " b" + num(k) + " = *reinterpret_cast<const " + loaded_type(p.broadcasts[k]->dtype) + "*>(q" +
+         num(k) + ");\n";
   }
   for (std::size_t i = 0; i < chain.steps.size(); ++i)
     if (p.checked[i]) s += "  unsigned f" + num(i) + " = 0;\n";
   auto call = [&](auto load, auto store) { return body_call(chain, p, load, store); };
   const std::string V = num(static_cast<std::size_t>(p.vec));
   auto vec_type = [&](std::size_t k) { return "Vec<" + std::string(device_type_name(p.memory[k].dtype)) + ", " + V + ">"; };
+  auto loaded_vec_type = [&](std::size_t k) { return "Vec<" + loaded_type(p.memory[k].dtype) + ", " + V + ">"; };
   std::string tail_start = "tid";
   if (p.vec > 1) {
     s += "  const I nv = n / " + V + ";\n  for (I i = tid; i < nv; i += step) {\n";
     for (std::size_t k = 0; k < p.memory.size(); ++k) {
       if (p.memory[k].loaded)
-        s += "    const " + vec_type(k) + " l" + num(k) + " = reinterpret_cast<const " + vec_type(k) + "*>(p" + num(k) +
-             ")[i];\n";
+        s += "    const " + loaded_vec_type(k) + " l" + num(k) + " = reinterpret_cast<const " + loaded_vec_type(k) + "*>(p" +
+             num(k) + ")[i];\n";
       if (p.memory[k].stored) s += "    " + vec_type(k) + " s" + num(k) + ";\n";
     }
     s += "#pragma unroll\n    for (int j = 0; j < " + V + "; ++j) { " + gather_loads(p, "i * " + V + " + j", "gl") +
@@ -401,8 +408,9 @@ std::string make_source(const Chain& chain, const Plan& p) {
     tail_start = "nv * " + V + " + tid";
   }
   auto element = [&](std::size_t k, bool write) {
-    const std::string T = device_type_name(p.memory[k].dtype);
-    return std::string("reinterpret_cast<") + (write ? "" : "const ") + T + "*>(p" + num(k) + ")[i]";
+    const DType t = p.memory[k].dtype;
+    return write ? std::string("reinterpret_cast<") + device_type_name(t) + "*>(p" + num(k) + ")[i]"
+                 : "reinterpret_cast<const " + loaded_type(t) + "*>(p" + num(k) + ")[i]";
   };
   s += "  for (I i = " + tail_start + "; i < n; i += step) { " + gather_loads(p, "i", "gl") +
        call([&](std::size_t k) { return element(k, false); }, [&](std::size_t k) { return element(k, true); }) + "; }\n";
@@ -465,16 +473,14 @@ std::string make_feed_source(const Chain& chain, const Plan& p, const Reduced& r
   s += "  template <class T> __device__ __forceinline__ T at(const char* q) const {\n"
        "    const long long i = (q - origin) / static_cast<long long>(sizeof(T));\n    return compute(i" +
        loaded_args([&](std::size_t k) {
-         return "reinterpret_cast<const " + std::string(device_type_name(p.memory[k].dtype)) + "*>(p" + num(k) + ")[i]";
+         return "reinterpret_cast<const " + loaded_type(p.memory[k].dtype) + "*>(p" + num(k) + ")[i]";
        }) +
        ");\n  }\n";
   // A vector of V positions (i a multiple of V): with p.vec > 1 every loaded slot is
   // aligned for V-element vectors, loaded as such (16-byte loads, as the eager reduction's).
   s += "  template <class T, int V> __device__ __forceinline__ copper::kern::Vec<T, V> vec16(const char* q) const {\n"
        "    const long long i = (q - origin) / static_cast<long long>(sizeof(T));\n    copper::kern::Vec<T, V> r;\n";
-  auto vec_type = [&](std::size_t k) {
-    return "copper::kern::Vec<" + std::string(device_type_name(p.memory[k].dtype)) + ", V>";
-  };
+  auto vec_type = [&](std::size_t k) { return "copper::kern::Vec<" + loaded_type(p.memory[k].dtype) + ", V>"; };
   if (p.vec > 1)
     for (std::size_t k = 0; k < p.memory.size(); ++k)
       if (p.memory[k].loaded)
@@ -483,7 +489,7 @@ std::string make_feed_source(const Chain& chain, const Plan& p, const Reduced& r
   s += "#pragma unroll\n    for (int j = 0; j < V; ++j) r.v[j] = compute(i + j" +
        loaded_args([&](std::size_t k) {
          return p.vec > 1 ? "l" + num(k) + ".v[j]"
-                          : "reinterpret_cast<const " + std::string(device_type_name(p.memory[k].dtype)) + "*>(p" +
+                          : "reinterpret_cast<const " + loaded_type(p.memory[k].dtype) + "*>(p" +
                                 num(k) + ")[i + j]";
        }) +
        ");\n    return r;\n  }\n};\n";
@@ -493,7 +499,8 @@ std::string make_feed_source(const Chain& chain, const Plan& p, const Reduced& r
   for (std::size_t k = 0; k < p.memory.size(); ++k) s += "  feed.p" + num(k) + " = p" + num(k) + ";\n";
   for (std::size_t k = 0; k < p.broadcasts.size(); ++k) {
     const std::string T = device_type_name(p.broadcasts[k]->dtype);
-    s += "  feed.b" + num(k) + " = *reinterpret_cast<const " + T + "*>(q" + num(k) + ");\n";
+    s += "  feed.b" + num(k) + " = *reinterpret_cast<const " + loaded_type(p.broadcasts[k]->dtype) + "*>(q" + num(k) +
+         ");\n";
   }
   for (std::size_t k = 0; k < p.gathers.size(); ++k) s += "  feed.r" + num(k) + " = r" + num(k) + ";\n";
   if (!p.gathers.empty()) s += "  feed.gl = &gl;\n";
@@ -658,7 +665,8 @@ std::string make_serial_feed_source(const Chain& chain, const Plan& p, const Red
   auto broadcasts = [&](const Plan& q, const std::string& prefix) {
     for (std::size_t k = 0; k < q.broadcasts.size(); ++k) {
       const std::string T = device_type_name(q.broadcasts[k]->dtype);
-      s += "  const " + T + " " + prefix + "b" + num(k) + " = *reinterpret_cast<const " + T + "*>(" + prefix + "q" +
+      s += "  const " + T + " " + prefix + "b" + num(k) + " = *reinterpret_cast<const " + loaded_type(q.broadcasts[k]->dtype) +
+           "*>(" + prefix + "q" +
            num(k) + ");\n";
     }
   };
@@ -677,8 +685,9 @@ std::string make_serial_feed_source(const Chain& chain, const Plan& p, const Red
   const std::int64_t nred = serial_row_length(chain);
   s += "  constexpr long long nred = " + num(static_cast<std::size_t>(nred)) + ";\n";
   auto element = [&](const Plan& q, std::size_t k, const std::string& base, const std::string& at, bool write) {
-    const std::string T = device_type_name(q.memory[k].dtype);
-    return std::string("reinterpret_cast<") + (write ? "" : "const ") + T + "*>(" + base + num(k) + ")[" + at + "]";
+    const DType t = q.memory[k].dtype;
+    return (write ? std::string("reinterpret_cast<") + device_type_name(t) : "reinterpret_cast<const " + loaded_type(t)) +
+           "*>(" + base + num(k) + ")[" + at + "]";
   };
   // The row's values through the chain's steps (v[j], position i), the fold, the steps
   // after it at output position `o` and the store there: the part both loops share.
@@ -724,7 +733,7 @@ std::string make_serial_feed_source(const Chain& chain, const Plan& p, const Red
     s += "#pragma unroll\n    for (int u = 0; u < U; ++u) {\n      const I c = c0 + u * step;\n"
          "      if (c >= nout) break;\n" + row_offsets("      ", "c");
     for (std::size_t k = 0; k < p.gathers.size(); ++k) {
-      const std::string T = device_type_name(p.gathers[k].dtype), K = num(k);
+      const std::string T = loaded_type(p.gathers[k].dtype), K = num(k);
       if (a.vec >> k & 1) {
         s += "      {\n        const Vec<" + T + ", nred> w = *reinterpret_cast<const Vec<" + T + ", nred>*>(r" + K +
              " + go[" + K + "]);\n#pragma unroll\n        for (int j = 0; j < nred; ++j) G" + K +

@@ -134,10 +134,10 @@ std::string histogram_source(const HistogramKernelSpec& spec) {
     add = "hist_atomic_add(hist + flat, Slot(1));";
   } else if (spec.acc == DType::complex128) {
     add = "{ const copper::ops::complex128 v = copper::ops::cast<copper::ops::complex128>("
-          "*reinterpret_cast<const W*>(a.w + i * a.w_stride));\n"
+          "copper::kern::load_element<W>(a.w + i * a.w_stride));\n"
           "        hist_atomic_add(hist + 2 * flat, v.re); hist_atomic_add(hist + 2 * flat + 1, v.im); }";
   } else {
-    add = "hist_atomic_add(hist + flat, copper::ops::cast<Slot>(*reinterpret_cast<const W*>(a.w + i * a.w_stride)));";
+    add = "hist_atomic_add(hist + flat, copper::ops::cast<Slot>(copper::kern::load_element<W>(a.w + i * a.w_stride)));";
   }
   auto axis_test = [&](int k, const std::string& raw) {
     const std::string i = std::to_string(k);

@@ -73,7 +73,7 @@ std::string at_result_code(ops::UfuncId op, DType t, DType loop, bool binary) {
                   " L;\ntypedef " + device_type_name(out) + " O;\n";
   s += "__device__ __forceinline__ D at_result(D cur, const char* vp) {\n"
        "  const L x = copper::ops::cast<L>(cur);\n";
-  if (binary) s += "  const L y = *reinterpret_cast<const L*>(vp);\n";
+  if (binary) s += "  const L y = copper::kern::load_element<L>(vp);\n";
   else s += "  (void)vp;\n";
   s += "  const O r = copper::ops::invoke<copper::ops::" + std::string(ops::info(op).name) + ", O>(x" +
        (binary ? ", y" : "") + ");\n";
@@ -94,7 +94,7 @@ std::string scatter_apply_source(const IndexPlan& p, int mode, ops::UfuncId op, 
   const std::string native = binary ? native_add(op, t, loop) : "";
   const int size = static_cast<int>(itemsize(t));
   if (!native.empty()) {
-    s += "  const L y = *reinterpret_cast<const L*>(vp);\n  " + native + "\n";
+    s += "  const L y = copper::kern::load_element<L>(vp);\n  " + native + "\n";
   } else if (size == 4 || size == 8) {
     const std::string W = size == 4 ? "unsigned" : "unsigned long long";
     s += "  " + W + "* word = reinterpret_cast<" + W + "*>(p);\n  " + W + " old = *word, assumed;\n"

@@ -64,7 +64,8 @@ std::string compact_prologue(DType flag, const CompactLayout& c) {
   std::string s = source_prologue();
   s += "#include \"copper_kernels/indexing.cuh\"\n";
   s += "struct alignas(16) E16 { unsigned long long x, y; };\n";
-  s += std::string("typedef ") + device_type_name(flag) + " F;\n";
+  // Flags load as stored (a bool as its byte: nonzero is true, common.cuh).
+  s += std::string("typedef copper::kern::loaded_t<") + device_type_name(flag) + "> F;\n";
   s += std::string("typedef ") + unit_type_name(c.unit ? c.unit : 1) + " E;\n";
   // kTile: this kernel's tile; kCountTile: the tiles counted and offset by the first pass.
   s += "constexpr int kThreads = 256, kItems = " + std::to_string(c.items) +

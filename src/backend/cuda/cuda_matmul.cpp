@@ -41,7 +41,7 @@ std::string matmul_source(DType t) {
        "    const char* b = static_cast<const char*>(p.b) + off[1] + j * p.b_cs;\n"
        "    Acc acc = Acc(0);\n"
        "    for (long long q = 0; q < p.k; ++q)\n"
-       "      mac(acc, *reinterpret_cast<const T*>(a + q * p.a_cs), *reinterpret_cast<const T*>(b + q * p.b_rs));\n"
+       "      mac(acc, copper::kern::load_element<T>(a + q * p.a_cs), copper::kern::load_element<T>(b + q * p.b_rs));\n"
        "    static_cast<T*>(p.out)[idx] = static_cast<T>(acc);\n"
        "  }\n}\n";
   return s;

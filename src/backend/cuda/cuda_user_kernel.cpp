@@ -41,7 +41,7 @@ void write_element_loop(SourceWriter& w, const UserElementwiseJob& job, const Pl
   for (std::size_t a = 0; a < p.arrays.size(); ++a) {
     const UserKernelArg& arg = job.args[p.arrays[a]];
     const std::string address = element_address(arg, p.contiguous, "_k", "_off[" + std::to_string(a) + "]");
-    w << "    " << element_ref(arg, address) << "\n";
+    w << "    " << element_load(arg, address) << "\n";
   }
   w.user_block(job.code->name, job.code->operation);
   w << ";\n  }\n";

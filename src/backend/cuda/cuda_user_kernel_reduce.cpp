@@ -112,7 +112,7 @@ std::string make_source(const UserReductionJob& job, const Plan& p) {
     const std::string as = std::to_string(a);
     const std::string address =
         element_address(arg, p.contiguous, "_row * _nred + _j", "_ooff[" + as + "] + _roff[" + as + "]");
-    w << "        " << element_ref(arg, address) << "\n";
+    w << "        " << element_load(arg, address) << "\n";
   }
   w << "        const _type_reduce _m = static_cast<_type_reduce>(\n";
   w.user_block(code.name + "_map", code.map_expr);
@@ -140,7 +140,7 @@ std::string make_source(const UserReductionJob& job, const Plan& p) {
     const UserKernelArg& arg = job.args[p.outputs[a]];
     const std::string address =
         element_address(arg, p.contiguous, "_row", "_ooff[" + std::to_string(p.inputs.size() + a) + "]");
-    w << "        " << element_ref(arg, address) << "\n";
+    w << "        " << element_load(arg, address) << "\n";
   }
   w << "        const _type_reduce& a = _acc;\n        (void)a;\n";
   w.user_block(code.name + "_post_map", code.post_map_expr);

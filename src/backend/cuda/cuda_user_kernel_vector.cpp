@@ -291,7 +291,7 @@ void write_vector_loop(SourceWriter& w, const UserElementwiseJob& job, const Use
     << "      const ptrdiff_t i = static_cast<ptrdiff_t>(_base + _j);\n      _ind.set(i);\n";
   for (int k : arrays) {
     const UserKernelArg& a = job.args[k];
-    if (traits.use[k].used) w << "      " << element_ref(a, "_vec_" + a.name + ".v[_j]") << "\n";
+    if (traits.use[k].used) w << "      " << element_load(a, "_vec_" + a.name + ".v[_j]") << "\n";
   }
   w.user_block(code.name, code.operation);
   w << ";\n    }\n";

@@ -199,7 +199,7 @@ std::string make_source(const EwJob& job, const Plan& p) {
   for (int k = 0; k < job.nin; ++k) {
     const std::string ks = std::to_string(k);
     if (p.kinds[k] == 'v') s += "  const T" + ks + " s" + ks + " = value_of<T" + ks + ">(a.value[" + ks + "]);\n";
-    if (p.kinds[k] == 'b') s += "  const T" + ks + " s" + ks + " = *reinterpret_cast<const T" + ks + "*>(a.in[" + ks + "]);\n";
+    if (p.kinds[k] == 'b') s += "  const T" + ks + " s" + ks + " = load_element<T" + ks + ">(a.in[" + ks + "]);\n";
   }
   // The second output sits in the last input slot (see EwJob::out2).
   const std::string out2_slot = "const_cast<char*>(a.in[" + std::to_string(kMaxInputs - 1) + "])";
@@ -224,8 +224,9 @@ std::string make_source(const EwJob& job, const Plan& p) {
     for (int k = 0; k < job.nin; ++k) {
       if (p.kinds[k] != 'a') continue;
       const std::string ks = std::to_string(k);
-      s += "    const Vec<T" + ks + ", " + V + "> v" + ks + " = reinterpret_cast<const Vec<T" + ks + ", " + V +
-           ">*>(a.in[" + ks + "])[i];\n";
+      // Inputs load as stored (stored_t: a bool as its byte, true when nonzero).
+      s += "    const Vec<loaded_t<T" + ks + ">, " + V + "> v" + ks + " = reinterpret_cast<const Vec<loaded_t<T" + ks +
+           ">, " + V + ">*>(a.in[" + ks + "])[i];\n";
     }
     s += "    Vec<R, " + V + "> r;\n";
     if (job.out2) s += "    Vec<R2, " + V + "> r2;\n";
@@ -235,11 +236,13 @@ std::string make_source(const EwJob& job, const Plan& p) {
     s += "  }\n";
     if (p.vec > 1)
       s += "  for (I i = nv * " + V + " + tid; i < n; i += step) reinterpret_cast<R*>(a.out)[i] = apply(" +
-           arg_list("reinterpret_cast<const T#*>(a.in[#])[i]", "reinterpret_cast<R2*>(" + out2_slot + ")[i]") + ");\n";
+           arg_list("static_cast<T#>(reinterpret_cast<const loaded_t<T#>*>(a.in[#])[i])",
+                    "reinterpret_cast<R2*>(" + out2_slot + ")[i]") +
+           ");\n";
   } else {
     s += "  for (I i = tid; i < n; i += step) {\n    long long off[4];\n    offsets<4, I>(a.layout, i, off);\n";
     s += "    *reinterpret_cast<R*>(a.out + off[0]) = apply(" +
-         arg_list("*reinterpret_cast<const T#*>(a.in[#] + off[1 + #])",
+         arg_list("load_element<T#>(a.in[#] + off[1 + #])",
                   "*reinterpret_cast<R2*>(" + out2_slot + " + off[" + std::to_string(kMaxInputs) + "])") +
          ");\n  }\n";
   }

@@ -20,6 +20,26 @@ template <class R, class V> __device__ __forceinline__ R store(V v) {
   else return v;
 }
 
+// How an input element is stored: a bool may hold any byte (a bool view of other data,
+// x_int8.view(bool)), which NumPy reads as nonzero-is-true, while a load of such a byte as
+// bool is undefined (the compiler may test any bit of it). Kernels load inputs as
+// loaded_t<T> and convert to T: bools through bool_byte, other types as they are.
+struct bool_byte {
+  unsigned char b;
+  __device__ __forceinline__ operator bool() const { return b != 0; }
+};
+template <class T> struct loaded_as {
+  using type = T;
+};
+template <> struct loaded_as<bool> {
+  using type = bool_byte;
+};
+template <class T> using loaded_t = typename loaded_as<T>::type;
+// The element of type T at p, read as stored.
+template <class T> __device__ __forceinline__ T load_element(const void* p) {
+  return static_cast<T>(*static_cast<const loaded_t<T>*>(p));
+}
+
 // V elements moved by one aligned vector load or store (16 bytes at most).
 template <class T, int V> struct alignas(sizeof(T) * V <= 16 ? sizeof(T) * V : 16) Vec {
   T v[V];

@@ -29,10 +29,10 @@ __device__ __forceinline__ void fold(const FoldArgs& a) {
     const char* w = a.where ? a.where + off[2] : nullptr;
     const long long start = a.seg ? a.seg[2 * j] : 0, stop = a.seg ? a.seg[2 * j + 1] : a.n;
     bool have = FromOut;
-    T acc = FromOut ? *reinterpret_cast<const T*>(out) : T{};
+    T acc = FromOut ? load_element<T>(out) : T{};
     for (long long i = start; i < stop; ++i) {
-      if (w && !*reinterpret_cast<const bool*>(w + i * a.where_step)) continue;
-      const T x = *reinterpret_cast<const T*>(in + i * a.in_step);
+      if (w && !load_element<bool>(w + i * a.where_step)) continue;
+      const T x = load_element<T>(in + i * a.in_step);
       acc = have ? invoke<Op, T>(acc, x) : x;
       have = true;
       if (Scan) *reinterpret_cast<T*>(out + i * a.out_step) = acc;

@@ -40,6 +40,7 @@ __device__ __forceinline__ bool normalize_index(long long& i, long long n) {
 
 // NumPy's truth: nonzero (NaN true, -0.0 false); complex numbers by either part.
 template <class T> __device__ __forceinline__ bool truth(T v) { return v != T(0); }
+__device__ __forceinline__ bool truth(bool_byte v) { return v.b != 0; }
 template <> __device__ __forceinline__ bool truth<half>(half v) { return (v.bits & 0x7fffu) != 0; }
 template <> __device__ __forceinline__ bool truth<complex<float>>(complex<float> v) { return v.re != 0 || v.im != 0; }
 template <> __device__ __forceinline__ bool truth<complex<double>>(complex<double> v) { return v.re != 0 || v.im != 0; }

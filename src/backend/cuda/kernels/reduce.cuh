@@ -340,7 +340,7 @@ template <class T, bool IsMax> struct Arg {
 }  // namespace red
 
 // ---- addressing ----
-template <class T> __device__ __forceinline__ T load_at(const char* p) { return *reinterpret_cast<const T*>(p); }
+template <class T> __device__ __forceinline__ T load_at(const char* p) { return load_element<T>(p); }
 
 // Elements per 16-byte vector access (1: no vector access).
 template <class T> inline constexpr int reduce_vec_width = (sizeof(T) < 16 && 16 % sizeof(T) == 0) ? int(16 / sizeof(T)) : 1;
@@ -349,7 +349,14 @@ template <class T, int V> __device__ __forceinline__ Vec<T, V> load_vec16(const 
   static_assert(sizeof(T) * V == 16, "a 16-byte vector");
   const uint4 u = __ldg(reinterpret_cast<const uint4*>(p));
   Vec<T, V> r;
-  memcpy(&r, &u, 16);
+  if constexpr (is_same_v<T, bool>) {  // bytes, nonzero is true (common.cuh)
+    Vec<bool_byte, V> b;
+    memcpy(&b, &u, 16);
+#pragma unroll
+    for (int j = 0; j < V; ++j) r.v[j] = b.v[j];
+  } else {
+    memcpy(&r, &u, 16);
+  }
   return r;
 }
 
@@ -829,7 +836,7 @@ template <class R, class In, int Mode> __device__ __forceinline__ void reduce_ro
       State st = R::init();
       if (valid) {
         const In* e = elems + lr * nred;
-        for (int j = lane; j < nred; j += G) R::fold(st, e[j], j);
+        for (int j = lane; j < nred; j += G) R::fold(st, load_element<In>(e + j), j);
       }
       group_merge<R>(st, G);
       if (valid && lane == 0)
