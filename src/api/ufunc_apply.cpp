@@ -239,15 +239,18 @@ void apply_ufunc(UfuncId op, std::span<const operand* const> inputs, const Ufunc
   };
 
   std::array<DType, 3> dtypes = operand_dtypes(inputs);
-  // A Python int (or bool) for an input of fixed integer type (ldexp's exponent) keeps its
-  // own type rather than adapting to the other operands' float dtype.
+  // A Python int (or bool) for an input of fixed integer type (ldexp's exponent) does not
+  // adapt to the other operands' float dtype: NumPy takes the first such loop, whose exponent
+  // is int32 (so 2**40 is its OverflowError, checked below), and a bool casts to it.
   std::array<bool, 3> fixed_type{};
   for (int k = 0; k < nin; ++k) {
     if (!inputs[k]->is_array() && inputs[k]->scalar().weak() &&
         (is_integer(inputs[k]->scalar().dtype()) || inputs[k]->scalar().dtype() == DType::bool_) &&
         is_integer(ops::input_dtype(op, DType::float64, k))) {
-      dtypes[k] = inputs[k]->scalar().dtype();
-      fixed_type[k] = inputs[k]->scalar().dtype() == DType::bool_;  // a bool casts to the exponent's type
+      const Scalar& s = inputs[k]->scalar();
+      if (s.dtype() != DType::bool_ && !s.fits_in(DType::int32)) throw_int_overflow(s, DType::int32);
+      fixed_type[k] = true;
+      dtypes[k] = DType::int32;
     }
   }
   if (exact_signed_unsigned_comparison(op, inputs, dtypes, opts, results)) return;

@@ -274,3 +274,20 @@ def test_ldexp_scalar_exponents(device, exponent, dtype):
     want = np.ldexp(x, exponent)
     assert got.dtype == want.dtype
     np.testing.assert_array_equal(got.get(), want)
+
+
+@pytest.mark.parametrize("exponent", [2**40, -2**31 - 1, 2**31, 2**31 - 1, -2**31])
+def test_ldexp_python_int_exponent_is_int32(device, exponent):
+    # NumPy runs a Python int exponent through its int32 loop: past int32 is its
+    # OverflowError (copper gave inf or 0), at int32's ends the float saturates.
+    x = np.array([1.5, -2.0, 0.0])
+    try:
+        with np.errstate(over="ignore", under="ignore"):
+            want = np.ldexp(x, exponent)
+    except OverflowError as e:
+        with pytest.raises(OverflowError, match=str(e)):
+            cp.ldexp(cp.asarray(x, device=device), exponent)
+        return
+    with np.errstate(over="ignore", under="ignore"), cp.errstate(over="ignore", under="ignore"):
+        got = cp.ldexp(cp.asarray(x, device=device), exponent)
+    np.testing.assert_array_equal(got.get(), want)
