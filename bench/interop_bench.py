@@ -107,6 +107,14 @@ def dask_rows(elements, chunk_list, repeats):
         t = timed(lambda: d.sum().compute(scheduler="threads"), repeats)
         tasks = len(d.sum().__dask_graph__())
         rows.append((f"dask sum, chunks of {chunk:.0e}", tasks, t, own / t, (t - own) / tasks * 1e6))
+    # Dask's own fixed cost (graph, scheduler, aggregation) with no GPU work to speak of: the
+    # least any Dask sum takes, whatever copper does.
+    tiny = da.from_array(cp.ones(1000, dtype=cp.float32), chunks=1000, asarray=False)
+    for scheduler in ("threads", "sync"):
+        float(tiny.sum().compute(scheduler=scheduler))
+        t = timed(lambda: tiny.sum().compute(scheduler=scheduler), repeats)
+        rows.append((f"dask sum of 1e3 elements, one chunk ({scheduler} scheduler)", len(tiny.sum().__dask_graph__()),
+                     t, own / t, None))
     return rows
 
 
@@ -128,7 +136,7 @@ def main():
 
     print(f"\n### (b) Sum of {elements:.0e} float32 elements: Dask (threads) over copper chunks vs copper\n")
     print("| what | tasks | seconds | fraction of copper's speed | per-task overhead (us) |\n|---|---|---|---|---|")
-    chunk_list = [c for c in (elements // 100, elements // 10, elements // 4) if c > 0]
+    chunk_list = [c for c in (elements // 100, elements // 10, elements // 4, elements) if c > 0]
     for what, tasks, secs, frac, overhead in dask_rows(elements, chunk_list, args.repeats):
         ov = "" if overhead is None else f"{overhead:.0f}"
         print(f"| {what} | {tasks} | {secs:.4f} | {frac:.2f} | {ov} |")
