@@ -53,3 +53,21 @@ def test_an_exception_in_the_block_restores_the_setting(device):
         with cx.allow_synchronize(False):
             raise KeyError("x")
     a.get()
+
+
+def test_data_dependent_shapes_wait_for_the_gpu(device):
+    # A mask's count and nonzero's size are read back from the GPU: a synchronization the
+    # flag must catch there (CuPy's nonzero raises too). The CPU backend computes them in
+    # host memory, with nothing to wait for.
+    if not device.startswith("cuda"):
+        pytest.skip("no device to wait for on the CPU backend")
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal(50)
+    a = cp.asarray(x, device=device)
+    with cx.allow_synchronize(False):
+        for call in (lambda: a[a > 0], lambda: cp.nonzero(a > 0), lambda: cp.flatnonzero(a), lambda: cp.unique(a)):
+            with pytest.raises(cx.DeviceSynchronized):
+                call()
+        mask = a > 0  # device work still queues
+    np.testing.assert_array_equal(mask.get(), x > 0)
+    np.testing.assert_array_equal(a[mask].get(), x[x > 0])  # allowed again after

@@ -17,6 +17,7 @@
 #include "backend/cuda/per_device.h"
 #include "backend/dense_solver.h"
 #include "copper/errors.hpp"
+#include "copper/runtime.hpp"
 
 namespace copper::backend::cuda {
 namespace {
@@ -109,6 +110,7 @@ class MailboxInfo final : public PendingInfo {
     if (!waited_) driver().cuEventSynchronize(box_.landed);  // the next reader reuses the buffer
   }
   std::vector<int> wait() override {
+    check_synchronize_allowed("reading LAPACK info values");
     waited_ = true;
     make_current(device_);
     if (const CUresult r = driver().cuEventSynchronize(box_.landed); r != CUDA_SUCCESS)

@@ -14,6 +14,7 @@
 #include "backend/cuda/elementwise_launch.h"
 #include "backend/cuda/per_device.h"
 #include "copper/errors.hpp"
+#include "copper/runtime.hpp"
 
 namespace copper::backend::cuda {
 namespace {
@@ -100,6 +101,9 @@ void to_device_contiguous(int device, const void* src, void* dst, std::size_t n)
 }
 
 void to_host_contiguous(int device, const void* src, void* dst, std::size_t n) {
+  // Every read of device memory by the host waits for the GPU: internal ones too (a mask's
+  // count, nonzero's size), which allow_synchronize(False) must catch as CuPy's does.
+  check_synchronize_allowed("a copy to the host");
   make_current(device);
   const Driver& d = driver();
   const CUstream stream = current_stream_handle(device);
