@@ -182,7 +182,10 @@ ndarray nanmean(const ndarray& a, const Axes& axis, const ReduceOptions& opts) {
 
 ndarray count_nonzero(const ndarray& a, const Axes& axis, bool keepdims) {
   auto plan = plan_reduction(a, axis, keepdims);
-  ndarray truth = a.dtype() == bool_ ? a : not_equal(a, 0);
+  // A one-byte integer is nonzero exactly when its byte is, which is how a bool reads
+  // (load_element): the count needs no comparison array.
+  const bool bytes = a.dtype() == bool_ || a.dtype() == int8 || a.dtype() == uint8;
+  ndarray truth = a.dtype() == bool_ ? a : bytes ? a.view(bool_) : not_equal(a, 0);
   return run_reduce(ReduceOp::sum, truth, plan, int64, std::nullopt, "add");
 }
 

@@ -444,3 +444,26 @@ def test_sums_of_negative_zeros_are_positive_zero(device, dtype, shape, axis):
         want = np.asarray(getattr(np, fn)(a, axis=axis))
         got = cp.asnumpy(getattr(cp, fn)(x, axis=axis))
         np.testing.assert_array_equal(np.signbit(got.real), np.signbit(want.real), err_msg=fn)
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.uint8])
+def test_counts_of_long_byte_runs(device, dtype):
+    # An integer sum of bools and count_nonzero of one-byte integers count nonzero bytes
+    # 32 at a time in byte lanes (at most 255 rounds): lengths around those blocks and the
+    # parallel chunks, bytes other than 0 and 1 read through bool views, wrapping dtypes.
+    rng = np.random.default_rng(12)
+    raw = rng.integers(0, 256, 140_000).astype(np.uint8)
+    raw[rng.random(raw.size) < 0.5] = 0
+    for n in (1, 31, 32, 33, 8159, 8160, 8161, 8192 + 7, 65535, 65536, 65537, 131_073, 140_000):
+        a = raw[:n].view(dtype)
+        x = cp.asarray(raw[:n], device=device).view(dtype)
+        assert int(cp.count_nonzero(x)) == np.count_nonzero(a)
+        if dtype == np.bool_:
+            b = a.astype(bool)  # NumPy's own bool view of such bytes reads as nonzero
+            for out in (None, np.int64, np.int8, np.uint16, np.float32):
+                assert_matches(cp.sum(x, dtype=out), np.sum(b, dtype=out), rtol=0, atol=0)
+            assert_matches(cp.sum(x[::-3]), np.sum(b[::-3]), rtol=0, atol=0)
+    m = raw[:8161 * 3].reshape(3, 8161).view(dtype)
+    xm = cp.asarray(raw[:8161 * 3].reshape(3, 8161), device=device).view(dtype)
+    for axis in (0, 1, None):
+        assert_matches(cp.count_nonzero(xm, axis=axis), np.count_nonzero(m, axis=axis))

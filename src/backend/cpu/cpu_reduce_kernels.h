@@ -138,6 +138,13 @@ typename R::Acc reduce_run(const char* p, int64_t n, int64_t stride) {
       return reduce_simd::extremum_run<(R::simd_extremum > 0)>(reinterpret_cast<const In*>(p), n);
   }
 #endif
+#ifdef COPPER_HAVE_SSE2_EXTREMUM
+  // An integer sum of contiguous bools is a count: exact in any order, so the whole run at
+  // once. (A float sum of bools keeps the pairwise order: its rounding past 2**24 is part of
+  // the result.)
+  if constexpr (Contig && ops::is_same_v<In, bool> && ops::is_int_v<typename R::Acc> && requires { R::plain_sum; })
+    return static_cast<typename R::Acc>(reduce_simd::count_nonzero_bytes(reinterpret_cast<const std::uint8_t*>(p), n));
+#endif
   // Min and max need no pairwise split (it bounds rounding, which they have none of): one
   // pass of eight lanes over the whole run. With 128-element leaves each lane saw a new
   // extreme in about a fifth of its elements, a branch mispredicted as often (int64 max,

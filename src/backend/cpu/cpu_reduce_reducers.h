@@ -43,6 +43,7 @@ struct Sum {
   // NumPy's sums start from +0 (its identity), so a sum of only -0.0 is +0.0; these start
   // from the first element, and adding +0 once at the end gives the same bits.
   static Acc finish(Acc total) { return ops::add::call(total, Acc(0)); }
+  static constexpr bool plain_sum = true;  // each element as it is: bools may be counted
 };
 template <class In, class Out>
 struct NanSum : Sum<In, Out> {

@@ -6,6 +6,7 @@
 // propagate NaN, and the run's first NaN in memory is a deterministic choice. The outer
 // layout's row combine (extremum_rows) uses the same instructions.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 
 #if defined(__SSE2__)
@@ -141,6 +142,29 @@ std::int64_t first_index_of_int32(const T* p, std::int64_t n, T m) {
   for (; i < n; ++i)
     if (p[i] == m) return i;
   return n;
+}
+
+// How many of n bytes are nonzero (a bool run's sum: a bool is true when its byte is
+// nonzero). Integer sums are compiled without loop vectorization (a GCC 12 miscompile, see
+// cpu_reduce_kernels.h), which left a bool count at a byte a cycle, half NumPy's speed.
+// Here 16 bytes at a time are compared with zero and the zero bytes counted in byte lanes
+// (at most 255 rounds before a lane could wrap), folded into 64 bits by psadbw.
+inline std::int64_t count_nonzero_bytes(const std::uint8_t* p, std::int64_t n) {
+  const __m128i zero = _mm_setzero_si128();
+  std::int64_t zeros = 0, i = 0;
+  while (n - i >= 32) {
+    const std::int64_t rounds = std::min<std::int64_t>((n - i) / 32, 255);
+    __m128i a = zero, b = zero;  // two accumulators: two loads in flight
+    for (std::int64_t r = 0; r < rounds; ++r, i += 32) {
+      a = _mm_sub_epi8(a, _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i)), zero));
+      b = _mm_sub_epi8(b, _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i + 16)), zero));
+    }
+    const __m128i s = _mm_add_epi64(_mm_sad_epu8(a, zero), _mm_sad_epu8(b, zero));
+    zeros += _mm_cvtsi128_si64(s) + _mm_cvtsi128_si64(_mm_unpackhi_epi64(s, s));
+  }
+  std::int64_t nonzero = i - zeros;
+  for (; i < n; ++i) nonzero += p[i] != 0;
+  return nonzero;
 }
 
 }  // namespace copper::backend::cpu::reduce_simd
