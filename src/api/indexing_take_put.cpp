@@ -8,6 +8,7 @@
 #include "copper/creation.hpp"
 #include "copper/indexing.hpp"
 #include "copper/reductions.hpp"
+#include "copper/runtime.hpp"
 #include "copper/ufuncs.hpp"
 
 namespace copper {
@@ -79,6 +80,11 @@ void put(const ndarray& a, const ndarray& ind, const operand& v, IndexMode mode)
   backend::IndexArrays ia{{backend::view_of(idx)}, {0}, mode};
   api::backend_of(a).scatter(backend::view_of(target), ia, backend::view_of(values), false);
   if (!direct) copyto(a, target.reshape(a.shape()), Casting::unsafe);
+  // A GPU records a bad index for the next synchronization (docs/architecture.md), where
+  // an unrelated later call would raise it. put's raise mode, NumPy's default and an
+  // explicit request for the error, waits here so that the IndexError is put's own (CuPy's
+  // put raises at the call too).
+  if (mode == IndexMode::raise && a.device().type == DeviceType::cuda) synchronize(a.device());
 }
 
 namespace {

@@ -408,3 +408,17 @@ def test_setitem_many_repeats_small_elements(device, rng, dtype):
     np.put(want4, w, vals, mode="wrap")
     cp.put(c4, cp.asarray(w), cp.asarray(vals), mode="wrap")
     check(c4, want4)
+
+
+@pytest.mark.parametrize("bad", [7, -8])
+def test_put_raises_its_own_index_error(device, bad):
+    # put's raise mode raises at the call on every device, NumPy's message; on a GPU the
+    # error must not wait for a later, unrelated synchronization (CuPy's put raises too).
+    a = np.arange(7.0)
+    x = cp.asarray(a, device=device)
+    with pytest.raises(IndexError, match=f"^index {bad} is out of bounds for axis 0 with size 7$"):
+        cp.put(x, cp.asarray([2, bad, 3], device=device), cp.asarray([9.0, 8.0, 7.0], device=device))
+    y = cp.asarray(np.ones(1), device=device)
+    np.testing.assert_array_equal((y + 1).get(), [2.0])  # nothing left for the next reader
+    x.put([1, -1], [5.0, 6.0])
+    np.testing.assert_array_equal(x[[1, 6]].get(), [5.0, 6.0])
