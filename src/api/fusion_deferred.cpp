@@ -761,6 +761,9 @@ bool defer_where(std::span<const DeferredInput, 3> inputs, DType dtype, const Sh
 
 bool defer_cast(const ndarray& src, DType dtype, const Strides& strides, ndarray& result) {
   if (!fusion_enabled()) return false;
+  // A bool-to-bool copy moves bytes, as NumPy's does (a bool view may hold any byte); a GPU
+  // chain loads a bool as a value (nonzero is true), so such a copy runs eagerly.
+  if (src.dtype() == DType::bool_ && dtype == DType::bool_) return false;
   backend::ChainStep step;
   step.kind = backend::StepKind::cast;
   step.nin = 1;

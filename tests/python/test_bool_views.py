@@ -126,4 +126,7 @@ def test_copies_keep_the_bytes_as_numpy_does(device):
     # Plain moves are not reads of the value: NumPy's copy, take and sort keep each byte.
     v = cp.asarray(RAW, device=device).view(bool)
     np.testing.assert_array_equal(cp.asnumpy(v.copy().view(np.int8)), RAW)
+    # astype(bool) and a copy in another order too (a GPU chain would load the values).
+    np.testing.assert_array_equal(cp.asnumpy(v.astype(bool).view(np.int8)), RAW.view(bool).astype(bool).view(np.int8))
+    np.testing.assert_array_equal(cp.asnumpy(cp.array(v, order="F").view(np.int8)), RAW)
     np.testing.assert_array_equal(cp.asnumpy(v[:, [2, 0]].view(np.int8)), RAW[:, [2, 0]])

@@ -98,7 +98,10 @@ def test_results_dropped_before_the_run_cost_nothing(fused, data, device):
     if device != "cpu":
         cp.synchronize(device)
         before = cp.cuda.memory_stats()["used"]
-        for k in range(30):
+        # 30 steps, under a chain's bound of 64: at the bound the chain runs, and the result
+        # of the op being recorded then is held (by the call returning it, then as the next
+        # chain's input) and gets memory until that chain runs (seen on an H200 with 90 steps).
+        for k in range(10):
             (x * float(k) + 1.0) * 2.0
         assert cp.cuda.memory_stats()["used"] == before
         cp.run_deferred()
