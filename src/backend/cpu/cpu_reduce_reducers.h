@@ -103,6 +103,7 @@ struct All {
   static bool load(In x) { return detail::nonzero(x); }
   static bool combine(bool a, bool b) { return ops::logical_and::call(a, b); }
   static bool identity() { return true; }
+  static constexpr bool decided_by = false;  // one zero decides it (see reduce_run)
 };
 template <class In>
 struct Any {
@@ -110,6 +111,7 @@ struct Any {
   static bool load(In x) { return detail::nonzero(x); }
   static bool combine(bool a, bool b) { return ops::logical_or::call(a, b); }
   static bool identity() { return false; }
+  static constexpr bool decided_by = true;  // one nonzero decides it (see reduce_run)
 };
 
 }  // namespace copper::backend::cpu::reducers

@@ -8,6 +8,7 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -165,6 +166,64 @@ inline std::int64_t count_nonzero_bytes(const std::uint8_t* p, std::int64_t n) {
   std::int64_t nonzero = i - zeros;
   for (; i < n; ++i) nonzero += p[i] != 0;
   return nonzero;
+}
+
+// Whether the n bytes at p, contiguous elements of T, hold an element that is nonzero
+// (Nonzero, for any) or zero (!Nonzero, for all). T: a 1, 2, 4 or 8-byte integer (bool
+// included: nonzero is true), float or double; NaN is nonzero and -0.0 zero, as NumPy's
+// truth. n is a multiple of 64. GCC did not vectorize the generic loop (a float64 any() of
+// zeros ran at 5 times NumPy's time).
+template <class T, bool Nonzero>
+bool has_truth(const unsigned char* p, std::int64_t n) {
+  const __m128i zero = _mm_setzero_si128();
+  __m128i hit = zero;
+  for (std::int64_t i = 0; i < n; i += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+    if constexpr (std::is_same_v<T, float>) {
+      const __m128 f = _mm_castsi128_ps(v);
+      hit = _mm_or_si128(hit, _mm_castps_si128(Nonzero ? _mm_cmpneq_ps(f, _mm_setzero_ps()) : _mm_cmpeq_ps(f, _mm_setzero_ps())));
+    } else if constexpr (std::is_same_v<T, double>) {
+      const __m128d f = _mm_castsi128_pd(v);
+      hit = _mm_or_si128(hit, _mm_castpd_si128(Nonzero ? _mm_cmpneq_pd(f, _mm_setzero_pd()) : _mm_cmpeq_pd(f, _mm_setzero_pd())));
+    } else if constexpr (Nonzero) {
+      hit = _mm_or_si128(hit, v);  // some byte nonzero: some element nonzero, at any width
+    } else if constexpr (sizeof(T) == 1) {
+      hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, zero));
+    } else if constexpr (sizeof(T) == 2) {
+      hit = _mm_or_si128(hit, _mm_cmpeq_epi16(v, zero));
+    } else if constexpr (sizeof(T) == 4) {
+      hit = _mm_or_si128(hit, _mm_cmpeq_epi32(v, zero));
+    } else {
+      const __m128i halves = _mm_cmpeq_epi32(v, zero);  // an 8-byte zero: both of its halves
+      hit = _mm_or_si128(hit, _mm_and_si128(halves, _mm_shuffle_epi32(halves, _MM_SHUFFLE(2, 3, 0, 1))));
+    }
+  }
+  return _mm_movemask_epi8(_mm_cmpeq_epi8(hit, zero)) != 0xFFFF;
+}
+
+// has_truth for complex elements of R (float or double) parts: nonzero when either part
+// is, zero when both are.
+template <class R, bool Nonzero>
+bool has_truth_complex(const unsigned char* p, std::int64_t n) {
+  if constexpr (Nonzero) {
+    return has_truth<R, true>(p, n);
+  } else {
+    const __m128i zero = _mm_setzero_si128();
+    __m128i hit = zero;
+    for (std::int64_t i = 0; i < n; i += 16) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+      __m128i eq;
+      if constexpr (std::is_same_v<R, float>) {
+        eq = _mm_castps_si128(_mm_cmpeq_ps(_mm_castsi128_ps(v), _mm_setzero_ps()));
+        eq = _mm_and_si128(eq, _mm_shuffle_epi32(eq, _MM_SHUFFLE(2, 3, 0, 1)));  // each pair of floats
+      } else {
+        eq = _mm_castpd_si128(_mm_cmpeq_pd(_mm_castsi128_pd(v), _mm_setzero_pd()));
+        eq = _mm_and_si128(eq, _mm_shuffle_epi32(eq, _MM_SHUFFLE(1, 0, 3, 2)));  // the two doubles
+      }
+      hit = _mm_or_si128(hit, eq);
+    }
+    return _mm_movemask_epi8(_mm_cmpeq_epi8(hit, zero)) != 0xFFFF;
+  }
 }
 
 }  // namespace copper::backend::cpu::reduce_simd
