@@ -506,3 +506,19 @@ def test_all_any_decided_anywhere(device, dtype):
     for axis in (0, 1):
         np.testing.assert_array_equal(cp.any(xm, axis=axis).get(), np.any(m.astype(dtype), axis=axis))
         np.testing.assert_array_equal(cp.all(xm, axis=axis).get(), np.all(m.astype(dtype), axis=axis))
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.uint64])
+def test_64bit_sums_wrap_as_numpy(device, dtype):
+    # 64-bit integer sums wrap modulo 2**64 as NumPy's do, whatever the order the CPU adds
+    # them in (four vector accumulators there): huge values, every tail length, views.
+    rng = np.random.default_rng(13)
+    info = np.iinfo(dtype)
+    a = rng.integers(info.min, info.max, 5000, dtype=dtype, endpoint=True)
+    x = cp.asarray(a, device=device)
+    for n in list(range(0, 40)) + [1023, 1024, 4999, 5000]:
+        assert cp.sum(x[:n]).item() == np.sum(a[:n]), n
+    assert cp.sum(x[::-3]).item() == np.sum(a[::-3])
+    m = a.reshape(50, 100)
+    np.testing.assert_array_equal(cp.sum(x.reshape(50, 100), axis=1).get(), m.sum(axis=1))
+    np.testing.assert_array_equal(cp.sum(x.reshape(50, 100), axis=0).get(), m.sum(axis=0))

@@ -144,6 +144,10 @@ typename R::Acc reduce_run(const char* p, int64_t n, int64_t stride) {
   // the result.)
   if constexpr (Contig && ops::is_same_v<In, bool> && ops::is_int_v<typename R::Acc> && requires { R::plain_sum; })
     return static_cast<typename R::Acc>(reduce_simd::count_nonzero_bytes(reinterpret_cast<const std::uint8_t*>(p), n));
+  // So is a 64-bit integer sum into a 64-bit integer: it wraps, exactly, in any order.
+  if constexpr (Contig && ops::is_int_v<In> && sizeof(In) == 8 && ops::is_int_v<typename R::Acc> &&
+                sizeof(typename R::Acc) == 8 && requires { R::plain_sum; })
+    return static_cast<typename R::Acc>(reduce_simd::sum_64bit(reinterpret_cast<const unsigned char*>(p), n));
 #endif
   // all and any: the first zero (all) or nonzero (any) decides the run, whatever the order,
   // so it is read a kilobyte at a time (SSE2 compares) and left at the first block that
