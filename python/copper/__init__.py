@@ -4,6 +4,7 @@ Change ``import numpy as np`` to ``import copper as cp``. Arrays live on a devic
 (``cp.get_default_device()``); ``cp.asarray`` moves NumPy data there and
 ``cp.asnumpy`` / ``ndarray.get()`` bring it back.
 """
+from copper import _blas_hint  # noqa: F401  (before the core: a fast BLAS for CPU matmul)
 from copper._core import *  # noqa: F401,F403
 from copper._core import ndarray, Device, OutOfMemoryError, CompileError  # noqa: F401
 from copper._core import RawKernel, RawModule  # noqa: F401  (CUDA C++ source kernels, GPU only)

@@ -225,3 +225,24 @@ def test_matmul_axes_errors(device):
             xp.matmul(a, b, axes=[(0, 1), (0, 1), (0,)])
         with pytest.raises(np.exceptions.AxisError):
             xp.matmul(a, b, axes=[(0, 5), (0, 1), (0, 1)])
+
+
+def test_numpys_openblas_is_the_fallback_blas():
+    # The package points the CPU matmul at the OpenBLAS in NumPy's wheel (an ILP64 build,
+    # scipy_?gemm_64_), tried after a system OpenBLAS and before reference BLAS.
+    import glob
+    import os
+    libs = os.path.join(os.path.dirname(os.path.dirname(np.__file__)), "numpy.libs")
+    found = sorted(glob.glob(os.path.join(libs, "libscipy_openblas*.so*")))
+    if not found:
+        pytest.skip("this NumPy carries no OpenBLAS of its own")
+    if os.environ.get("COPPER_BLAS_FALLBACK") != found[0]:
+        pytest.skip("COPPER_BLAS_FALLBACK was set by the caller")
+    rng = np.random.default_rng(4)
+    a = rng.standard_normal((3, 70, 50))
+    b = rng.standard_normal((50, 40)) + 1j * rng.standard_normal((50, 40))
+    x = cp.asarray(a, device="cpu")
+    y = cp.asarray(b, device="cpu")
+    np.testing.assert_allclose((x @ y).get(), a @ b, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose((x.transpose(0, 2, 1)[:, ::2] @ x[0, :, ::-1]).get(),
+                               a.transpose(0, 2, 1)[:, ::2] @ a[0, :, ::-1], rtol=1e-12, atol=1e-12)

@@ -8,29 +8,46 @@
 namespace copper::backend::cpu {
 namespace {
 
+// The four ?gemm_ entry points of the library `lib` under one naming scheme, or false.
+bool find_gemm(void* lib, const char* prefix, const char* suffix, Blas& b) {
+  auto sym = [&](const char* name) { return dlsym(lib, (std::string(prefix) + name + suffix).c_str()); };
+  b.sgemm = sym("sgemm"), b.dgemm = sym("dgemm"), b.cgemm = sym("cgemm"), b.zgemm = sym("zgemm");
+  return b.sgemm && b.dgemm && b.cgemm && b.zgemm;
+}
+
 Blas* load_blas() {
   std::vector<std::string> candidates;
   if (const char* env = std::getenv("COPPER_BLAS_PATH"); env && *env) {
     if (std::string(env) == "none") return nullptr;  // the plain loops only (tests, debugging)
     candidates.emplace_back(env);
   }
-  for (const char* name : {"libopenblas.so.0", "libopenblas.so", "libblas.so.3", "libblas.so", "libmkl_rt.so"})
-    candidates.emplace_back(name);
+  for (const char* name : {"libopenblas.so.0", "libopenblas.so", "libmkl_rt.so"}) candidates.emplace_back(name);
+  if (const char* env = std::getenv("COPPER_BLAS_FALLBACK"); env && *env) candidates.emplace_back(env);
+  for (const char* name : {"libblas.so.3", "libblas.so"}) candidates.emplace_back(name);
+  struct Scheme {
+    const char *prefix, *suffix;
+    bool ilp64;
+  };
+  constexpr Scheme schemes[] = {{"", "_", false}, {"scipy_", "_64_", true}, {"", "_64_", true}};
   for (const auto& path : candidates) {
     void* lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!lib) continue;
     Blas b;
-    b.sgemm = reinterpret_cast<GemmFn<float>>(dlsym(lib, "sgemm_"));
-    b.dgemm = reinterpret_cast<GemmFn<double>>(dlsym(lib, "dgemm_"));
-    b.cgemm = reinterpret_cast<GemmFn<void>>(dlsym(lib, "cgemm_"));
-    b.zgemm = reinterpret_cast<GemmFn<void>>(dlsym(lib, "zgemm_"));
-    if (!b.sgemm || !b.dgemm || !b.cgemm || !b.zgemm) {
+    bool found = false;
+    for (const Scheme& s : schemes) {
+      if ((found = find_gemm(lib, s.prefix, s.suffix, b))) {
+        b.ilp64 = s.ilp64;
+        break;
+      }
+    }
+    if (!found) {
       dlclose(lib);
       continue;
     }
     // OpenBLAS and MKL split one call over their own threads; reference BLAS does not,
     // so copper splits rows over its pool instead.
-    b.threaded = dlsym(lib, "openblas_get_num_threads") || dlsym(lib, "MKL_Get_Max_Threads");
+    b.threaded = dlsym(lib, "openblas_get_num_threads") || dlsym(lib, "scipy_openblas_get_num_threads64_") ||
+                 dlsym(lib, "MKL_Get_Max_Threads");
     b.path = path;
     return new Blas(b);  // leaked on purpose: the library stays loaded for the process
   }

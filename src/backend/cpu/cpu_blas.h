@@ -2,6 +2,7 @@
 // with no BLAS present: the matmul loops take over when none loads.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace copper::backend::cpu {
@@ -13,18 +14,29 @@ using GemmFn = void (*)(const char* transa, const char* transb, const int* m, co
                         const T* alpha, const T* a, const int* lda, const T* b, const int* ldb, const T* beta,
                         T* c, const int* ldc, std::size_t transa_len, std::size_t transb_len);
 
+// The same with 64-bit integers (an ILP64 build, such as the OpenBLAS inside NumPy's wheels,
+// whose symbols are scipy_?gemm_64_).
+template <class T>
+using GemmFn64 = void (*)(const char* transa, const char* transb, const std::int64_t* m, const std::int64_t* n,
+                          const std::int64_t* k, const T* alpha, const T* a, const std::int64_t* lda, const T* b,
+                          const std::int64_t* ldb, const T* beta, T* c, const std::int64_t* ldc, std::size_t transa_len,
+                          std::size_t transb_len);
+
 struct Blas {
-  GemmFn<float> sgemm = nullptr;
-  GemmFn<double> dgemm = nullptr;
-  GemmFn<void> cgemm = nullptr;  // complex<float> elements (re, im pairs)
-  GemmFn<void> zgemm = nullptr;  // complex<double> elements
-  bool threaded = false;         // the library runs its own threads (OpenBLAS): call it once
-  std::string path;              // which library was loaded
+  // GemmFn<T>, or GemmFn64<T> when ilp64: cast by the caller (gemm_of in cpu_matmul.cpp).
+  void* sgemm = nullptr;
+  void* dgemm = nullptr;
+  void* cgemm = nullptr;  // complex<float> elements (re, im pairs)
+  void* zgemm = nullptr;  // complex<double> elements
+  bool ilp64 = false;     // 64-bit integer arguments
+  bool threaded = false;  // the library runs its own threads (OpenBLAS): call it once
+  std::string path;       // which library was loaded
 };
 
-// The loaded BLAS, or nullptr when none of $COPPER_BLAS_PATH, libopenblas.so.0,
-// libblas.so.3 (and a few more names) provides the four ?gemm_ symbols;
-// COPPER_BLAS_PATH=none turns BLAS off.
+// The loaded BLAS, or nullptr when none provides the four ?gemm_ symbols. Tried in order:
+// $COPPER_BLAS_PATH (=none turns BLAS off), the system's OpenBLAS or MKL, then
+// $COPPER_BLAS_FALLBACK (the Python package points it at the OpenBLAS in NumPy's wheel),
+// then the reference BLAS (libblas.so.3: 15 times slower than OpenBLAS at n = 500).
 const Blas* blas();
 
 }  // namespace copper::backend::cpu

@@ -93,14 +93,12 @@ void loop_rows(const ArrayView& a, const ArrayView& b, const ArrayView& out, con
   }
 }
 
-template <class T> GemmFn<T> gemm_of(const Blas& l);
-template <> GemmFn<float> gemm_of<float>(const Blas& l) { return l.sgemm; }
-template <> GemmFn<double> gemm_of<double>(const Blas& l) { return l.dgemm; }
-template <> GemmFn<ops::complex<float>> gemm_of<ops::complex<float>>(const Blas& l) {
-  return reinterpret_cast<GemmFn<ops::complex<float>>>(l.cgemm);
-}
-template <> GemmFn<ops::complex<double>> gemm_of<ops::complex<double>>(const Blas& l) {
-  return reinterpret_cast<GemmFn<ops::complex<double>>>(l.zgemm);
+// The library's ?gemm_ for element type T.
+template <class T> void* gemm_of(const Blas& l) {
+  if constexpr (std::is_same_v<T, float>) return l.sgemm;
+  else if constexpr (std::is_same_v<T, double>) return l.dgemm;
+  else if constexpr (std::is_same_v<T, ops::complex<float>>) return l.cgemm;
+  else return l.zgemm;
 }
 
 // Rows [row_begin, row_end) through ?gemm_, one call per batch segment. a and b are
@@ -118,8 +116,19 @@ void blas_rows(const Blas& lib, const ArrayView& a, const ArrayView& b, const Ar
   const T zero{};
   // C^T (n x m) = B^T (n x k) * A^T (k x m) in column-major terms.
   const char transa = gb.row_major ? 'N' : 'T', transb = ga.row_major ? 'N' : 'T';
-  const int M = static_cast<int>(g.n), K = static_cast<int>(g.k), ldc = static_cast<int>(std::max<std::int64_t>(g.n, 1));
-  const int lda = static_cast<int>(gb.ld), ldb = static_cast<int>(ga.ld);
+  const std::int64_t M = g.n, K = g.k, ldc = std::max<std::int64_t>(g.n, 1), lda = gb.ld, ldb = ga.ld;
+  // One call in the library's integer width (LP64 sizes were checked to fit an int).
+  auto gemm = [&](const T* bp, const T* ap, T* cp, std::int64_t N) {
+    if (lib.ilp64) {
+      reinterpret_cast<GemmFn64<T>>(gemm_of<T>(lib))(&transa, &transb, &M, &N, &K, &one, bp, &lda, ap, &ldb, &zero, cp,
+                                                     &ldc, 1, 1);
+    } else {
+      const int m32 = static_cast<int>(M), n32 = static_cast<int>(N), k32 = static_cast<int>(K);
+      const int lda32 = static_cast<int>(lda), ldb32 = static_cast<int>(ldb), ldc32 = static_cast<int>(ldc);
+      reinterpret_cast<GemmFn<T>>(gemm_of<T>(lib))(&transa, &transb, &m32, &n32, &k32, &one, bp, &lda32, ap, &ldb32,
+                                                   &zero, cp, &ldc32, 1, 1);
+    }
+  };
   std::int64_t off[3];
   for (std::int64_t row = row_begin; row < row_end;) {
     const std::int64_t batch = row / g.m, i = row % g.m;
@@ -128,8 +137,7 @@ void blas_rows(const Blas& lib, const ArrayView& a, const ArrayView& b, const Ar
     const T* ap = reinterpret_cast<const T*>(static_cast<const char*>(a.data) + off[0] + i * a_rs);
     const T* bp = reinterpret_cast<const T*>(static_cast<const char*>(b.data) + off[1]);
     T* cp = reinterpret_cast<T*>(static_cast<char*>(out.data) + off[2]) + i * g.n;
-    const int N = static_cast<int>(rows);
-    gemm_of<T>(lib)(&transa, &transb, &M, &N, &K, &one, bp, &lda, ap, &ldb, &zero, cp, &ldc, 1, 1);
+    gemm(bp, ap, cp, rows);
     row += rows;
   }
 }
