@@ -30,6 +30,9 @@ struct ReduceOptions {
   // NumPy's initial=: the reduction's start value (sum, prod, min, max and their nan
   // forms; with it, min and max of an empty slice give it). TypeError elsewhere.
   std::optional<Scalar> initial = std::nullopt;
+  // false: NumPy's initial=None, which takes the identity away too (sum, prod, min, max
+  // and their nan forms): each slice starts from its first element, and an empty one raises.
+  bool use_identity = true;
   // NumPy's where=: only elements where this bool array (broadcast to the input) is true
   // take part. min and max need initial= with it, as NumPy's.
   std::optional<ndarray> where = std::nullopt;

@@ -32,6 +32,7 @@ struct UfuncReduceOptions {
   bool keepdims = false;
   std::optional<Scalar> initial = std::nullopt;  // the fold's start value (else the identity, else the first element)
   std::optional<ndarray> where = std::nullopt;   // only these elements take part (needs an identity or initial)
+  bool use_identity = true;  // false: NumPy's initial=None, no start value (an empty slice raises)
 };
 
 // NumPy's ufunc objects: every op of the catalogue is one (copper::add, copper::sqrt, ...),

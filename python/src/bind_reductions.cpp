@@ -21,7 +21,7 @@ ReduceOptions options(nb::handle dtype, nb::handle out, bool keepdims, double dd
 
 // NumPy's initial= and where= (either may be absent: nb::handle() stands for not taken).
 ReduceOptions with_extras(ReduceOptions o, const ndarray& a, nb::handle initial, nb::handle where) {
-  if (initial.is_valid()) o.initial = initial_arg(initial);
+  if (initial.is_valid()) set_initial(o, initial);
   if (where.is_valid()) o.where = where_arg(where, a.device());
   return o;
 }
@@ -30,7 +30,7 @@ using ReduceFn = ndarray (*)(const ndarray&, const Axes&, const ReduceOptions&);
 using ArgFn = ndarray (*)(const ndarray&, std::optional<int>, bool, const std::optional<ndarray>&);
 using ScanFn = ndarray (*)(const ndarray&, std::optional<int>, std::optional<DType>, const std::optional<ndarray>&);
 
-// sum-like: (a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True)
+// sum-like: (a, axis=None, dtype=None, out=None, keepdims=False, initial=<no value>, where=True)
 void def_sum_like(nb::module_& m, ArrayClass* cls, const char* name, ReduceFn fn) {
   auto call = [fn](const ndarray& a, nb::handle axis, nb::handle dtype, nb::handle out, bool keepdims,
                    nb::handle initial, nb::handle where) {
@@ -41,10 +41,10 @@ void def_sum_like(nb::module_& m, ArrayClass* cls, const char* name, ReduceFn fn
       [call](nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out, bool keepdims, nb::handle initial,
              nb::handle where) { return call(array_arg(a), axis, dtype, out, keepdims, initial, where); },
       nb::arg("a"), nb::arg("axis") = nb::none(), nb::arg("dtype") = nb::none(), nb::arg("out") = nb::none(),
-      nb::arg("keepdims") = false, nb::arg("initial") = nb::none(), nb::arg("where").none() = true);
+      nb::arg("keepdims") = false, nb::arg("initial").none() = no_value(), nb::arg("where").none() = true);
   if (cls)
     cls->def(name, call, nb::arg("axis") = nb::none(), nb::arg("dtype") = nb::none(), nb::arg("out") = nb::none(),
-             nb::arg("keepdims") = false, nb::arg("initial") = nb::none(), nb::arg("where").none() = true);
+             nb::arg("keepdims") = false, nb::arg("initial").none() = no_value(), nb::arg("where").none() = true);
 }
 
 // mean-like: (a, axis=None, dtype=None, out=None, keepdims=False, *, where=True)
@@ -65,7 +65,7 @@ void def_mean_like(nb::module_& m, ArrayClass* cls, const char* name, ReduceFn f
              nb::arg("keepdims") = false, nb::kw_only(), nb::arg("where").none() = true);
 }
 
-// min-like: (a, axis=None, out=None, keepdims=False, initial=None, where=True)
+// min-like: (a, axis=None, out=None, keepdims=False, initial=<no value>, where=True)
 void def_min_like(nb::module_& m, ArrayClass* cls, const char* name, ReduceFn fn) {
   auto call = [fn](const ndarray& a, nb::handle axis, nb::handle out, bool keepdims, nb::handle initial,
                    nb::handle where) {
@@ -78,10 +78,10 @@ void def_min_like(nb::module_& m, ArrayClass* cls, const char* name, ReduceFn fn
         return call(array_arg(a), axis, out, keepdims, initial, where);
       },
       nb::arg("a"), nb::arg("axis") = nb::none(), nb::arg("out") = nb::none(), nb::arg("keepdims") = false,
-      nb::arg("initial") = nb::none(), nb::arg("where").none() = true);
+      nb::arg("initial").none() = no_value(), nb::arg("where").none() = true);
   if (cls)
     cls->def(name, call, nb::arg("axis") = nb::none(), nb::arg("out") = nb::none(), nb::arg("keepdims") = false,
-             nb::arg("initial") = nb::none(), nb::arg("where").none() = true);
+             nb::arg("initial").none() = no_value(), nb::arg("where").none() = true);
 }
 
 // all-like: (a, axis=None, out=None, keepdims=False, *, where=True)

@@ -48,14 +48,14 @@ void bind_ufunc_methods(nb::handle type) {
         opts.dtype = optional_dtype(dtype);
         opts.out = reduce_out(out);
         opts.keepdims = keepdims;
-        opts.initial = initial_arg(initial);
+        set_initial(opts, initial);
         opts.where = where_arg(where, a.device());
         const auto axes = axes_from_py(axis);
         return result(u.reduce(a, axes ? Axes(*axes) : Axes(), opts), out);
       },
       nb::scope(type), nb::name("reduce"), nb::is_method(), nb::arg("array"), nb::arg("axis").none() = 0,
       nb::arg("dtype") = nb::none(), nb::arg("out") = nb::none(), nb::arg("keepdims") = false,
-      nb::arg("initial") = nb::none(), nb::arg("where").none() = true);
+      nb::arg("initial").none() = no_value(), nb::arg("where").none() = true);
 
   nb::cpp_function_def(
       [](nb::handle self, nb::handle array, nb::handle axis, nb::handle dtype, nb::handle out) -> nb::object {

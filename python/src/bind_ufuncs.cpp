@@ -157,12 +157,6 @@ nb::object clip_bounds(nb::handle a, nb::handle lo, nb::handle hi, nb::handle ou
   return call.run([&] { return clip(call.operands[0], call.operands[1], call.operands[2], call.opts); });
 }
 
-// numpy._NoValue: numpy.clip tells a bound left out from one passed as None.
-nb::handle no_value() {
-  static nb::handle v = nb::object(nb::module_::import_("numpy").attr("_NoValue")).release();
-  return v;
-}
-
 // numpy.clip's arguments: both bounds positionally (None for "no bound"), or neither and
 // min=/max= by keyword.
 nb::object clip_py(nb::handle a, nb::handle a_min, nb::handle a_max, nb::handle out, nb::handle min,

@@ -17,6 +17,11 @@ nb::handle numpy() {
   return np;
 }
 
+nb::handle no_value() {
+  static nb::handle v = nb::object(numpy().attr("_NoValue")).release();
+  return v;
+}
+
 nb::object dtype_to_py(DType t) {
   static nb::handle cache[num_dtypes];
   nb::handle& o = cache[static_cast<int>(t)];

@@ -15,6 +15,9 @@ namespace copper::python {
 namespace nb = nanobind;
 
 nb::handle numpy();                         // the imported numpy module
+// numpy._NoValue: the default of a keyword whose None means something (clip's bounds,
+// a reduction's initial=), so that one left out is told apart.
+nb::handle no_value();
 DType dtype_from_py(nb::handle obj);        // anything numpy.dtype() accepts; TypeError otherwise
 std::optional<DType> optional_dtype(nb::handle obj);  // None -> nullopt
 // The dtype= of a function that makes an array: also ValueError for a non-native byte order.

@@ -52,7 +52,6 @@ std::optional<ndarray> where_arg(nb::handle where, Device device) {
 }
 
 std::optional<Scalar> initial_arg(nb::handle initial) {
-  if (initial.is_none()) return std::nullopt;
   return scalar_from_py(initial);
 }
 

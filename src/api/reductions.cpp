@@ -19,14 +19,14 @@ void reject_dtype(const ReduceOptions& opts, const char* fn) {
   if (opts.dtype) throw TypeError(std::string(fn) + "() got an unexpected keyword argument 'dtype'");
 }
 
-bool masked_or_started(const ReduceOptions& opts) { return opts.where || opts.initial; }
+bool masked_or_started(const ReduceOptions& opts) { return opts.where || opts.initial || !opts.use_identity; }
 
 void reject_mean(const ReduceOptions& opts, const char* fn) {
   if (opts.mean) throw TypeError(std::string(fn) + "() got an unexpected keyword argument 'mean'");
 }
 
 ndarray ufunc_reduce(UfuncId op, const ndarray& a, const Axes& axis, const ReduceOptions& opts) {
-  return ufunc(op).reduce(a, axis, UfuncReduceOptions{opts.dtype, opts.out, opts.keepdims, opts.initial, opts.where});
+  return ufunc(op).reduce(a, axis, UfuncReduceOptions{opts.dtype, opts.out, opts.keepdims, opts.initial, opts.where, opts.use_identity});
 }
 
 // NaNs count as absent in the nan forms: zero for sums, one for products (NumPy's _replace_nan).
@@ -69,7 +69,8 @@ ndarray logical(ReduceOp op, const ndarray& a, const Axes& axis, const ReduceOpt
                 const char* fn) {
   reject_dtype(opts, fn);
   reject_mean(opts, fn);
-  if (opts.initial) throw TypeError(std::string(fn) + "() got an unexpected keyword argument 'initial'");
+  if (opts.initial || !opts.use_identity)
+    throw TypeError(std::string(fn) + "() got an unexpected keyword argument 'initial'");
   if (opts.where) return ufunc_reduce(op == ReduceOp::all ? UfuncId::logical_and : UfuncId::logical_or, a, axis, opts);
   auto plan = plan_reduction(a, axis, opts.keepdims);
   return run_reduce(op, a, plan, bool_, opts.out, ufunc);

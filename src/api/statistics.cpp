@@ -46,7 +46,8 @@ ndarray finish(const ndarray& result, DType dtype, const std::optional<ndarray>&
 
 // NumPy's TypeError for options the function does not take (initial=; mean= outside var and std).
 void reject_unexpected(const ReduceOptions& opts, const char* fn, bool takes_mean) {
-  if (opts.initial) throw TypeError(std::string(fn) + "() got an unexpected keyword argument 'initial'");
+  if (opts.initial || !opts.use_identity)
+    throw TypeError(std::string(fn) + "() got an unexpected keyword argument 'initial'");
   if (opts.mean && !takes_mean) throw TypeError(std::string(fn) + "() got an unexpected keyword argument 'mean'");
 }
 

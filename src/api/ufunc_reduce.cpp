@@ -128,7 +128,7 @@ ndarray ufunc::reduce(const ndarray& a, const Axes& axis, const UfuncReduceOptio
   }
   const DType acc = accumulation_dtype(op, a.dtype(), opts.dtype);
   if (opts.out) api::check_reduce_out(*opts.out, a, plan, uname);
-  const std::optional<Scalar> identity = identity_scalar(op);
+  const std::optional<Scalar> identity = opts.use_identity ? identity_scalar(op) : std::nullopt;
   if (opts.where && !opts.initial && !identity) {
     throw ValueError("reduction operation '" + uname +
                      "' does not have an identity, so to use a where mask one has to specify 'initial'");
@@ -148,9 +148,13 @@ ndarray ufunc::reduce(const ndarray& a, const Axes& axis, const UfuncReduceOptio
   if (plan.nreduce == 0) {
     // Nothing to reduce: each element alone (combined with initial= where given).
     const ndarray x = a.astype(acc, Casting::unsafe, false);
-    const operand first(full({}, *start, acc, a.device())), second(x);
-    const operand* in[] = {&first, &second};
-    result = opts.initial ? api::apply_ufunc(op, in, {}) : x.copy();
+    if (opts.initial) {
+      const operand first(full({}, *start, acc, a.device())), second(x);
+      const operand* in[] = {&first, &second};
+      result = api::apply_ufunc(op, in, {});
+    } else {
+      result = x.copy();
+    }
   } else if (rop) {
     // Parallel reduction; an explicit initial= joins the result once more.
     ndarray x = a.dtype() == acc || *rop == ops::ReduceOp::all || *rop == ops::ReduceOp::any

@@ -189,6 +189,27 @@ TEST_P(Reductions, WhereAndInitial) {
   EXPECT_EQ(amax(zeros({0, 2}, float64, device()), 0, s).to_vector<double>(), (std::vector<double>{7, 7}));
 }
 
+TEST_P(Reductions, InitialNoneTakesTheIdentityAway) {
+  // NumPy's initial=None: each slice starts from its first element, so an empty one raises
+  // even for sum, and where= needs a real initial.
+  ReduceOptions none;
+  none.use_identity = false;
+  const ndarray a = small(device());
+  EXPECT_EQ(sum(a, 1, none).to_vector<double>(), sum(a, 1).to_vector<double>());
+  EXPECT_EQ(prod(a, 0, none).to_vector<double>(), prod(a, 0).to_vector<double>());
+  EXPECT_THROW(sum(zeros({0, 3}, float64, device()), 0, none), ValueError);
+  EXPECT_EQ(sum(zeros({0, 3}, float64, device()), 0).to_vector<double>(), (std::vector<double>{0, 0, 0}));
+  none.where = greater(a, 2);
+  EXPECT_THROW(sum(a, 1, none), ValueError);
+  UfuncReduceOptions u;
+  u.use_identity = false;
+  EXPECT_THROW(ufunc(UfuncId::add).reduce(zeros({0}, int32, device()), {}, u), ValueError);
+  EXPECT_EQ(ufunc(UfuncId::add).reduce(a, {}, u).item().to_double(), sum(a).item().to_double());
+  ReduceOptions mean_none;
+  mean_none.use_identity = false;
+  EXPECT_THROW(mean(a, {}, mean_none), TypeError);
+}
+
 // NumPy 2's mean= of var and std: used as given (keepdims-shaped), not recomputed.
 TEST_P(Reductions, VarWithAGivenMean) {
   const ndarray a = small(device());  // rows [0 1 2], [3 4 5]

@@ -183,3 +183,29 @@ def test_mean_keyword_is_var_and_std_only(device):
     for fn in ("mean", "sum", "max", "any"):
         with pytest.raises(TypeError):
             getattr(cp, fn)(x, mean=cp.zeros((1, 1), device=device))
+
+
+@pytest.mark.parametrize("fn", ["sum", "prod", "max", "min", "nansum", "nanprod", "nanmax", "nanmin"])
+def test_initial_none_takes_the_identity_away(device, fn):
+    # initial=None is NumPy's "no start value": the same results where every slice has an
+    # element, NumPy's ValueError for an empty one (sum too), and where= then needs initial.
+    rng = np.random.default_rng(21)
+    a = rng.standard_normal((4, 5))
+    a[1, 2] = np.nan
+    x = cp.asarray(a, device=device)
+    for axis in (None, 0, (0, 1)):
+        want = getattr(np, fn)(a, axis=axis, initial=None)
+        np.testing.assert_allclose(np.asarray(getattr(cp, fn)(x, axis=axis, initial=None).get()), want, rtol=1e-13)
+    e = np.zeros((0, 3))
+    for xp, arr in ((np, e), (cp, cp.asarray(e, device=device))):
+        with pytest.raises(ValueError, match="zero-size array to reduction operation .* which has no identity"):
+            getattr(xp, fn)(arr, axis=0, initial=None)
+    if fn in ("sum", "prod"):
+        for xp, arr in ((np, a), (cp, x)):
+            with pytest.raises(ValueError, match="does not have an identity, so to use a where mask"):
+                getattr(xp, fn)(arr, where=arr > 0, initial=None)
+        ufunc = cp.add if fn == "sum" else cp.multiply
+        assert ufunc.reduce(x[0], initial=None).item() == pytest.approx(
+            getattr(np, "add" if fn == "sum" else "multiply").reduce(a[0]), rel=1e-13)
+        np.testing.assert_allclose(getattr(x, fn)(axis=1, initial=None).get(), getattr(a, fn)(axis=1, initial=None),
+                                   rtol=1e-13)
