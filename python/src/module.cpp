@@ -1,9 +1,18 @@
 // copper._core: the compiled half of the Python package.
+#include <cstdlib>
+#include <string_view>
+
 #include "bindings.h"
 
 NB_MODULE(_core, m) {
   using namespace copper::python;
   m.doc() = "copper's C++ core";
+  // nanobind reports objects still alive when the interpreter tears the module down. Other
+  // libraries' caches hold copper objects past that point (hypothesis keeps the strategy
+  // sampled_from(devices()) of the array API suite), so the report is noise for users;
+  // COPPER_LEAK_WARNINGS=1 turns it back on to look for copper's own leaks.
+  const char* leaks = std::getenv("COPPER_LEAK_WARNINGS");
+  nb::set_leak_warnings(leaks && *leaks && std::string_view(leaks) != "0");
   bind_errors(m);
   bind_dtypes(m);
   ArrayClass cls(m, "ndarray");
