@@ -129,6 +129,14 @@ COPPER_NO_LOOP_VECTORIZE typename R::Acc lanes_int(const char* p, int64_t n, int
   return lanes_body<R, In, Contig>(p, n, stride);
 }
 
+// Whether R adds its elements as they are (reducers::Sum, not its NaN-skipping or squaring
+// variants), so that an integer sum of them may be taken in any order.
+template <class R>
+inline constexpr bool plain_sum_v = [] {
+  if constexpr (requires { R::plain_sum; }) return R::plain_sum;
+  else return false;
+}();
+
 template <class R, class In, bool Contig>
 typename R::Acc reduce_run(const char* p, int64_t n, int64_t stride) {
 #ifdef COPPER_HAVE_SSE2_EXTREMUM
@@ -142,11 +150,11 @@ typename R::Acc reduce_run(const char* p, int64_t n, int64_t stride) {
   // An integer sum of contiguous bools is a count: exact in any order, so the whole run at
   // once. (A float sum of bools keeps the pairwise order: its rounding past 2**24 is part of
   // the result.)
-  if constexpr (Contig && ops::is_same_v<In, bool> && ops::is_int_v<typename R::Acc> && requires { R::plain_sum; })
+  if constexpr (Contig && ops::is_same_v<In, bool> && ops::is_int_v<typename R::Acc> && plain_sum_v<R>)
     return static_cast<typename R::Acc>(reduce_simd::count_nonzero_bytes(reinterpret_cast<const std::uint8_t*>(p), n));
   // So is a 64-bit integer sum into a 64-bit integer: it wraps, exactly, in any order.
   if constexpr (Contig && ops::is_int_v<In> && sizeof(In) == 8 && ops::is_int_v<typename R::Acc> &&
-                sizeof(typename R::Acc) == 8 && requires { R::plain_sum; })
+                sizeof(typename R::Acc) == 8 && plain_sum_v<R>)
     return static_cast<typename R::Acc>(reduce_simd::sum_64bit(reinterpret_cast<const unsigned char*>(p), n));
 #endif
   // all and any: the first zero (all) or nonzero (any) decides the run, whatever the order,

@@ -43,12 +43,13 @@ struct Sum {
   // NumPy's sums start from +0 (its identity), so a sum of only -0.0 is +0.0; these start
   // from the first element, and adding +0 once at the end gives the same bits.
   static Acc finish(Acc total) { return ops::add::call(total, Acc(0)); }
-  static constexpr bool plain_sum = true;  // each element as it is: bools may be counted
+  static constexpr bool plain_sum = true;  // each element as it is (see plain_sum_v)
 };
 template <class In, class Out>
 struct NanSum : Sum<In, Out> {
   using Acc = ops::compute_t<Out>;
   static Acc load(In x) { return detail::isnan(x) ? Acc(0) : ops::cast<Acc>(x); }
+  static constexpr bool plain_sum = false;
 };
 // The 2-norm (linalg.norm): the sum of |x|^2 with its square root taken once per output
 // (finish). Out is the real type; complex In contributes re^2 + im^2.
@@ -65,6 +66,7 @@ struct TwoNorm : Sum<In, Out> {
     }
   }
   static Acc finish(Acc total) { return ops::math::sqrt(total); }
+  static constexpr bool plain_sum = false;
 };
 template <class In, class Out>
 struct Prod {
