@@ -39,6 +39,17 @@ COPPER_HD bool isinf(float x) { return (float_bits(x) & 0x7fffffffu) == 0x7f8000
 COPPER_HD bool isinf(double x) { return (double_bits(x) & 0x7fffffffffffffffull) == 0x7ff0000000000000ull; }
 COPPER_HD bool isfinite(float x) { return (float_bits(x) & 0x7fffffffu) < 0x7f800000u; }
 COPPER_HD bool isfinite(double x) { return (double_bits(x) & 0x7fffffffffffffffull) < 0x7ff0000000000000ull; }
+// isnan for the selects of maximum, minimum, fmax, fmin and clip. On the host x != x: copper
+// builds without fast-math, and the compare vectorizes where the double bit test cannot
+// (SSE2 has no 64-bit integer compare): minimum of 1e7 float64 ran at half NumPy's speed
+// per thread. Devices keep the bit test.
+template <class T> COPPER_HD bool isnan_for_select(T x) {
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
+  return isnan(x);
+#else
+  return x != x;
+#endif
+}
 COPPER_HD bool signbit(float x) { return (float_bits(x) >> 31) != 0; }
 COPPER_HD bool signbit(double x) { return (double_bits(x) >> 63) != 0; }
 

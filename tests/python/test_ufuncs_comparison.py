@@ -203,3 +203,30 @@ def test_compare_with_objects_defining_eq_or_ne(device, rng, dtype, value):
     c = cp.asarray(a)
     np.testing.assert_array_equal((c != value).get(), a != value)
     np.testing.assert_array_equal((c == value).get(), a == value)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("name", ["maximum", "minimum", "fmax", "fmin", "clip"])
+def test_extrema_keep_numpy_nans_and_zero_signs(device, dtype, name):
+    # Long contiguous runs (the vectorized host loops) and views, with NaN in either
+    # operand and +-0.0 against each other: NumPy's values and NaNs. (The sign of a zero
+    # against the other zero is not compared: NumPy's own differs between dtypes and
+    # between its SIMD and scalar loops.)
+    rng = np.random.default_rng(17)
+    special = np.array([np.nan, -0.0, 0.0, np.inf, -np.inf, 1.0, -1.0], dtype=dtype)
+    a = rng.standard_normal(1000).astype(dtype)
+    b = rng.standard_normal(1000).astype(dtype)
+    a[rng.integers(0, 1000, 300)] = rng.choice(special, 300)
+    b[rng.integers(0, 1000, 300)] = rng.choice(special, 300)
+    xa, xb = cp.asarray(a, device=device), cp.asarray(b, device=device)
+    if name == "clip":
+        cases = [((a, -0.5, 0.5), (xa, -0.5, 0.5)), ((a, b, 1.0), (xa, xb, 1.0)), ((a, -0.0, 0.0), (xa, -0.0, 0.0)),
+                 ((a[::-3], np.nan, 1.0), (xa[::-3], np.nan, 1.0))]
+    else:
+        cases = [((a, b), (xa, xb)), ((a, -0.0), (xa, -0.0)), ((a, np.nan), (xa, np.nan)), ((b[::-2], a[::2]), (xb[::-2], xa[::2]))]
+    for want_args, got_args in cases:
+        with np.errstate(invalid="ignore"):
+            want = getattr(np, name)(*want_args)
+        got = getattr(cp, name)(*got_args).get()
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
