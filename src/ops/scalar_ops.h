@@ -344,14 +344,14 @@ struct divmod {
 struct maximum {
   template <Bool T> COPPER_HD static T call(T a, T b) { return a || b; }
   template <Int T> COPPER_HD static T call(T a, T b) { return a >= b ? a : b; }
-  template <Float T> COPPER_HD static T call(T a, T b) { return ((a > b) | math::isnan_for_select(a)) ? a : b; }
+  template <Float T> COPPER_HD static T call(T a, T b) { return math::isnan_for_select(a) ? a : a > b ? a : b; }
   template <Complex T> COPPER_HD static T call(T a, T b) { return (detail::c_ge(a, b) || detail::c_has_nan(a)) ? a : b; }
 };
 
 struct minimum {
   template <Bool T> COPPER_HD static T call(T a, T b) { return a && b; }
   template <Int T> COPPER_HD static T call(T a, T b) { return a <= b ? a : b; }
-  template <Float T> COPPER_HD static T call(T a, T b) { return ((a < b) | math::isnan_for_select(a)) ? a : b; }
+  template <Float T> COPPER_HD static T call(T a, T b) { return math::isnan_for_select(a) ? a : a < b ? a : b; }
   template <Complex T> COPPER_HD static T call(T a, T b) { return (detail::c_le(a, b) || detail::c_has_nan(a)) ? a : b; }
 };
 
@@ -359,14 +359,14 @@ struct minimum {
 struct fmax {
   template <Bool T> COPPER_HD static T call(T a, T b) { return a || b; }
   template <Int T> COPPER_HD static T call(T a, T b) { return a >= b ? a : b; }
-  template <Float T> COPPER_HD static T call(T a, T b) { return ((a > b) | math::isnan_for_select(b)) ? a : b; }
+  template <Float T> COPPER_HD static T call(T a, T b) { return math::isnan_for_select(b) ? a : a > b ? a : b; }
   template <Complex T> COPPER_HD static T call(T a, T b) { return (detail::c_ge(a, b) || detail::c_has_nan(b)) ? a : b; }
 };
 
 struct fmin {
   template <Bool T> COPPER_HD static T call(T a, T b) { return a && b; }
   template <Int T> COPPER_HD static T call(T a, T b) { return a <= b ? a : b; }
-  template <Float T> COPPER_HD static T call(T a, T b) { return ((a < b) | math::isnan_for_select(b)) ? a : b; }
+  template <Float T> COPPER_HD static T call(T a, T b) { return math::isnan_for_select(b) ? a : a < b ? a : b; }
   template <Complex T> COPPER_HD static T call(T a, T b) { return (detail::c_le(a, b) || detail::c_has_nan(b)) ? a : b; }
 };
 
@@ -440,8 +440,11 @@ struct clip {
     return hi < m ? hi : m;
   }
   template <Float T> COPPER_HD static T call(T x, T lo, T hi) {
-    T m = (math::isnan_for_select(x) | (x > lo)) ? x : lo;
-    return (math::isnan_for_select(m) | (m < hi)) ? m : hi;
+    // Selects of selects, each NaN test last: the form GCC vectorizes.
+    const T above = x > lo ? x : lo;
+    const T m = math::isnan_for_select(x) ? x : above;
+    const T below = m < hi ? m : hi;
+    return math::isnan_for_select(m) ? m : below;
   }
   template <Complex T> COPPER_HD static T call(T x, T lo, T hi) {
     // lexicographic without NaN tests of the bound (unlike maximum/minimum)
