@@ -440,11 +440,12 @@ struct clip {
     return hi < m ? hi : m;
   }
   template <Float T> COPPER_HD static T call(T x, T lo, T hi) {
-    // Selects of selects, each NaN test last: the form GCC vectorizes.
-    const T above = x > lo ? x : lo;
-    const T m = math::isnan_for_select(x) ? x : above;
-    const T below = m < hi ? m : hi;
-    return math::isnan_for_select(m) ? m : below;
+    // x when it equals a bound or is NaN (NumPy's zero signs), which is exactly what x86's
+    // maxps/minps select: the host loop compiles to two instructions, the NaN bounds'
+    // tests being the same for every element. A NaN bound gives NaN.
+    const T m = lo > x ? lo : x;
+    const T r = hi < m ? hi : m;
+    return math::isnan_for_select(lo) ? lo : math::isnan_for_select(hi) ? hi : r;
   }
   template <Complex T> COPPER_HD static T call(T x, T lo, T hi) {
     // lexicographic without NaN tests of the bound (unlike maximum/minimum)
