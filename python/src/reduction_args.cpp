@@ -51,10 +51,6 @@ std::optional<ndarray> where_arg(nb::handle where, Device device) {
   return array_from_py(where, listed ? std::optional<DType>(bool_) : std::nullopt, device);
 }
 
-std::optional<Scalar> initial_arg(nb::handle initial) {
-  return scalar_from_py(initial);
-}
-
 std::optional<ndarray> optional_array_arg(nb::handle a, Device device) {
   if (a.is_none()) return std::nullopt;
   if (nb::isinstance<ndarray>(a)) return nb::cast<ndarray>(a);

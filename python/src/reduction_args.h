@@ -23,7 +23,6 @@ ndarray array_arg(nb::handle a);
 // bools, lists and tuples as bool arrays (NumPy converts those with dtype=bool); other
 // arrays as they are, so a float mask raises NumPy's casting TypeError.
 std::optional<ndarray> where_arg(nb::handle where, Device device);
-std::optional<Scalar> initial_arg(nb::handle initial);  // the scalar (not None)
 // A reduction's initial= into its options: left out (no_value(), the default) takes the
 // identity, None takes it away (NumPy's "no initial value": an empty slice raises), else
 // the scalar starts each slice.
@@ -31,7 +30,7 @@ template <class Options>
 void set_initial(Options& o, nb::handle initial) {
   if (initial.is(no_value())) return;
   if (initial.is_none()) o.use_identity = false;
-  else o.initial = initial_arg(initial);
+  else o.initial = scalar_from_py(initial);
 }
 // An optional array argument: None -> nullopt, else array_arg on `device`.
 std::optional<ndarray> optional_array_arg(nb::handle a, Device device = default_device());

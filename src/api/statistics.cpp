@@ -185,8 +185,8 @@ ndarray count_nonzero(const ndarray& a, const Axes& axis, bool keepdims) {
   auto plan = plan_reduction(a, axis, keepdims);
   // A one-byte integer is nonzero exactly when its byte is, which is how a bool reads
   // (load_element): the count needs no comparison array.
-  const bool bytes = a.dtype() == bool_ || a.dtype() == int8 || a.dtype() == uint8;
-  ndarray truth = a.dtype() == bool_ ? a : bytes ? a.view(bool_) : not_equal(a, 0);
+  const bool one_byte_int = a.dtype() == int8 || a.dtype() == uint8;
+  const ndarray truth = a.dtype() == bool_ ? a : one_byte_int ? a.view(bool_) : not_equal(a, 0);
   return run_reduce(ReduceOp::sum, truth, plan, int64, std::nullopt, "add");
 }
 

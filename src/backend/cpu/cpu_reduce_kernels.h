@@ -145,8 +145,6 @@ typename R::Acc reduce_run(const char* p, int64_t n, int64_t stride) {
     if constexpr (R::simd_extremum != 0 && ops::is_same_v<typename R::Acc, In>)
       return reduce_simd::extremum_run<(R::simd_extremum > 0)>(reinterpret_cast<const In*>(p), n);
   }
-#endif
-#ifdef COPPER_HAVE_SSE2_EXTREMUM
   // An integer sum of contiguous bools is a count: exact in any order, so the whole run at
   // once. (A float sum of bools keeps the pairwise order: its rounding past 2**24 is part of
   // the result.)
