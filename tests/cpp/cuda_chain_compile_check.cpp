@@ -138,6 +138,30 @@ int main() {
     compile(c, "integer division, float16 and complex");
   }
 
+  // isclose's start over one-element float16 operands (|y|, a == y, isfinite(y)): nothing
+  // loaded per position, and float16's conversions branch. At 8 positions per thread NVRTC
+  // spent minutes on it (the H200 run of CuPy's logic tests hung there); the values are
+  // now computed once per thread and float16 chains take one position per thread. And the
+  // same steps with one operand in memory, once elementwise and once feeding a reduction
+  // one thread per row (its body called, not inlined into the unrolled rows).
+  {
+    const DType h = DType::float16, b = DType::bool_;
+    auto isclose_start = [&](ChainOperand a, std::int64_t size) {
+      Chain c = chain_of(size);
+      c.steps.push_back(step(ops::UfuncId::absolute, h, {broadcast(h)}, memory(h, 1), 0));
+      c.steps.push_back(step(ops::UfuncId::equal, h, {a, broadcast(h)}, memory(b, 3), 0));
+      c.steps.push_back(step(ops::UfuncId::isfinite, h, {broadcast(h)}, memory(b, 4), 0));
+      return c;
+    };
+    compile(isclose_start(broadcast(h), 1), "float16 one-element operands");
+    compile(isclose_start(memory(h), 4096), "float16, one operand in memory");
+    Chain fed = isclose_start(memory(h), 4096);
+    fed.reduction = ChainReduction{ops::ReduceOp::all, ArrayView{address(b, 3), b, {256, 16}, {16, 1}}, 1,
+                                   ArrayView{address(b, 5), b, {256}, {1}}};
+    compile_source(cuda::fused_reduction_source(fed, cuda::ReduceShape::rows_serial, cuda::ReduceMode::contiguous),
+                   "float16 feeding all(), one thread per row");
+  }
+
   // Casts between every pair of dtypes (astype in a chain), and where over each dtype.
   {
     Chain c = chain_of(5000);

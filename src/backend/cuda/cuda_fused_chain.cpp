@@ -85,6 +85,10 @@ struct Plan {
   std::vector<OperandRef> out;                // per step
   std::vector<bool> checked;                  // per step: records errstate's flags
   bool any_checked = false;
+  // Some step computes in float16 or converts to or from it: the device's float16 is
+  // software conversions around float math, branches NVRTC's optimizer takes very long
+  // over once a body is unrolled (see make_plan).
+  bool half_steps = false;
   int vec = 1;           // positions per thread and loop trip (16-byte accesses)
   bool index32 = true;   // 32-bit positions
 };
@@ -172,6 +176,9 @@ Plan make_plan(const Chain& chain, bool fp_ready, const ChainReduction* given = 
     }
     p.checked[i] = step_checked(s, fp_ready);
     p.any_checked = p.any_checked || p.checked[i];
+    bool half = s.out.dtype == DType::float16 || (s.kind == StepKind::ufunc && s.loop == DType::float16);
+    for (int k = 0; k < s.nin; ++k) half = half || s.in[k].dtype == DType::float16;
+    p.half_steps = p.half_steps || half;
   }
   // As many positions per access as fit in 16 bytes for the widest memory operand, if
   // every memory operand is aligned to that, and while the unrolled body stays small:
@@ -181,6 +188,10 @@ Plan make_plan(const Chain& chain, bool fp_ready, const ChainReduction* given = 
   for (const MemorySlot& m : p.memory) widest = std::max(widest, static_cast<std::size_t>(itemsize(m.dtype)));
   p.vec = static_cast<int>(std::max<std::size_t>(1, 16 / widest));
   while (p.vec > 1 && p.vec * nsteps > kMaxUnrolledSteps) p.vec /= 2;
+  // float16 steps one position per thread: unrolled, their conversions' branches took
+  // NVRTC 3.8 s at 2 positions, over 100 s at 4 and minutes at 8 (|y| and a == y of
+  // one-element operands, isclose's start), 0.1 s at 1.
+  if (p.half_steps) p.vec = 1;
   while (p.vec > 1 && !std::all_of(p.memory.begin(), p.memory.end(), [&](const MemorySlot& m) {
            return aligned(m.data, static_cast<std::size_t>(itemsize(m.dtype)) * static_cast<std::size_t>(p.vec));
          }))
@@ -233,8 +244,9 @@ struct Reduced {
 
 // chain_body: every step at one position, loaded slots by value, stored slots by
 // reference (and, when the chain feeds a reduction, the reduced buffer's final value too).
+// `outline`: the body is one function that its callers call (not inlined into each).
 std::string body_source(const Chain& chain, const Plan& p, const Reduced* reduced, const std::string& prefix = "",
-                        const ChainReduction* given = nullptr) {
+                        const ChainReduction* given = nullptr, bool outline = false) {
   std::string s, params;
   if (given) params = std::string("const ") + device_type_name(given->out.dtype) + " res";
   auto param = [&](const std::string& decl) { params += (params.empty() ? "" : ", ") + decl; };
@@ -251,7 +263,8 @@ std::string body_source(const Chain& chain, const Plan& p, const Reduced* reduce
   for (std::size_t i = 0; i < chain.steps.size(); ++i)
     if (p.checked[i]) param("unsigned& f" + num(i));
   if (reduced) param(std::string(device_type_name(reduced->dtype)) + "& red");
-  s += "__device__ __forceinline__ void " + prefix + "chain_body(" + params + ") {\n";
+  s += std::string(outline ? "__device__ __noinline__ void " : "__device__ __forceinline__ void ") + prefix +
+       "chain_body(" + params + ") {\n";
   std::vector<std::string> memory_now(p.memory.size()), scratch_now(chain.scratch_itemsize.size());
   for (std::size_t k = 0; k < p.memory.size(); ++k)
     if (p.memory[k].loaded) memory_now[k] = "m" + num(k);
@@ -386,7 +399,24 @@ std::string make_source(const Chain& chain, const Plan& p) {
   }
   for (std::size_t i = 0; i < chain.steps.size(); ++i)
     if (p.checked[i]) s += "  unsigned f" + num(i) + " = 0;\n";
-  auto call = [&](auto load, auto store) { return body_call(chain, p, load, store); };
+  // A chain that loads nothing per position (its operands one-element arrays and values)
+  // computes the same values everywhere: once per thread, before the loops, which then
+  // only store them. Left in the unrolled loop, NVRTC's loop-invariant motion over such
+  // bodies can take minutes.
+  const bool invariant = p.gathers.empty() && std::none_of(p.memory.begin(), p.memory.end(),
+                                                           [](const MemorySlot& m) { return m.loaded; });
+  if (invariant) {
+    for (std::size_t k = 0; k < p.memory.size(); ++k)
+      s += "  " + std::string(device_type_name(p.memory[k].dtype)) + " h" + num(k) + ";\n";
+    s += "  " + body_call(chain, p, [](std::size_t) { return std::string(); }, [](std::size_t k) { return "h" + num(k); }) +
+         ";\n";
+  }
+  auto call = [&](auto load, auto store) {
+    if (!invariant) return body_call(chain, p, load, store);
+    std::string a;
+    for (std::size_t k = 0; k < p.memory.size(); ++k) a += (a.empty() ? "" : "; ") + store(k) + " = h" + num(k);
+    return a;
+  };
   const std::string V = num(static_cast<std::size_t>(p.vec));
   auto vec_type = [&](std::size_t k) { return "Vec<" + std::string(device_type_name(p.memory[k].dtype)) + ", " + V + ">"; };
   auto loaded_vec_type = [&](std::size_t k) { return "Vec<" + loaded_type(p.memory[k].dtype) + ", " + V + ">"; };
@@ -439,12 +469,12 @@ std::string make_feed_source(const Chain& chain, const Plan& p, const Reduced& r
     s += "  " + std::string(device_type_name(p.value_dtypes[k])) + " v" + num(k) + ";\n";
   for (std::size_t i = 0; i < chain.steps.size(); ++i)
     if (p.checked[i]) s += "  mutable unsigned f" + num(i) + ";\n";
-  // Long chains, and chains over narrow types (16-byte vectors of 8 or 16 elements), are
-  // called through one function: inlined into every load site of the reduction templates
-  // (a dozen, each unrolled over a vector), their bodies multiply NVRTC's time (a 2-step
-  // float16 chain inlined took 15 s).
+  // Long chains, chains over narrow types (16-byte vectors of 8 or 16 elements) and
+  // chains with float16 steps are called through one function: inlined into every load
+  // site of the reduction templates (a dozen, each unrolled over a vector), their bodies
+  // multiply NVRTC's time (a 2-step float16 chain inlined took 15 s).
   const std::size_t vector_elements = 16 / static_cast<std::size_t>(itemsize(reduced.dtype));
-  const bool inline_value = chain.steps.size() * std::max<std::size_t>(vector_elements, 1) <= 8;
+  const bool inline_value = !p.half_steps && chain.steps.size() * std::max<std::size_t>(vector_elements, 1) <= 8;
   // compute(i, loaded slots' elements at i): the chain at position i.
   std::string loaded_params;
   for (std::size_t k = 0; k < p.memory.size(); ++k)
@@ -645,8 +675,8 @@ std::string make_serial_feed_source(const Chain& chain, const Plan& p, const Red
                                     DType out, const Tail* tail, const SerialAccess& a) {
   const std::string In = device_type_name(reduced.dtype), Out = device_type_name(out);
   std::string s = reduce_source_head() + fp_includes(p) + (tail && !p.any_checked ? fp_includes(tail->plan) : "") +
-                  body_source(chain, p, &reduced);
-  if (tail) s += body_source(tail->chain, tail->plan, nullptr, "a", &*chain.reduction);
+                  body_source(chain, p, &reduced, "", nullptr, p.half_steps);
+  if (tail) s += body_source(tail->chain, tail->plan, nullptr, "a", &*chain.reduction, tail->plan.half_steps);
   s += reducer_typedefs("copper_reduce", op, reduced.dtype, out);
   std::string params = "const copper::kern::ReduceParams p, const char* origin" + chain_kernel_params(chain, p);
   for (std::size_t k = 0; k < p.gathers.size(); ++k) params += ", const long long gs" + num(k);
