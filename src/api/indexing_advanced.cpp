@@ -242,6 +242,17 @@ void check_bounds_without_gather(const AdvancedIndex& plan) {
 
 }  // namespace
 
+void check_empty_axes(const AdvancedIndex& plan) {
+  for (std::size_t i = 0; i < plan.arrays.size(); ++i) {
+    const ndarray& arr = plan.arrays[i];
+    const std::int64_t n = plan.view.shape()[plan.axes[i]];
+    if (n != 0 || arr.size() == 0) continue;
+    const std::int64_t first = ravel(arr)[0].astype(int64).to_vector<std::int64_t>()[0];
+    throw IndexError("index " + std::to_string(first) + " is out of bounds for axis " +
+                     std::to_string(plan.error_axes[i]) + " with size 0");
+  }
+}
+
 ndarray advanced_get(const ndarray& a, const Index& index) {
   AdvancedIndex plan = plan_advanced(a, index, true);
   backend::Backend& be = backend_of(a);
@@ -257,6 +268,7 @@ ndarray advanced_get(const ndarray& a, const Index& index) {
     check_bounds_without_gather(plan);
     return out;
   }
+  check_empty_axes(plan);
   ndarray src = transpose(plan.view, indexed_axes_first(plan));
   ndarray dst = transpose(out, b_axes_first(plan));
   be.gather(backend::view_of(src), index_arrays(plan), backend::view_of(dst));

@@ -34,6 +34,10 @@ AdvancedIndex plan_advanced(const ndarray& a, const Index& index, bool keep_whol
 Shape advanced_result_shape(const AdvancedIndex& plan);
 // Backend views of an index plan's arrays.
 backend::IndexArrays index_arrays(const AdvancedIndex& plan, IndexMode mode = IndexMode::raise);
+// IndexError (NumPy's words) when an index array has elements for an axis of length 0:
+// every index is then out of bounds, which the host knows without the gather (a GPU's
+// gather reports bad indices at the next synchronization, in a later call).
+void check_empty_axes(const AdvancedIndex& plan);
 // The permutation that moves the indexed axes of the view first (the gather's source
 // order), and the one that moves B's axes of the result first (the gather's output order).
 std::vector<int> indexed_axes_first(const AdvancedIndex& plan);

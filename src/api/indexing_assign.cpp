@@ -86,6 +86,7 @@ void advanced_set(const ndarray& a, const Index& index, const operand& value) {
   }
   ndarray values = value_for_result(v, advanced_result_shape(plan));
   if (values.size() == 0) return;
+  check_empty_axes(plan);
   ndarray dst = transpose(plan.view, indexed_axes_first(plan));
   ndarray ordered = transpose(values, b_axes_first(plan));
   be.scatter(backend::view_of(dst), index_arrays(plan), backend::view_of(ordered), plan.unique_targets);

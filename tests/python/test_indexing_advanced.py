@@ -1,6 +1,8 @@
 """Advanced indexing (integer and boolean arrays, lists, bools) for get and set, with
 NumPy as the oracle: every dtype, both devices, strided sources, repeated indices,
 empty results, NumPy's errors; and hypothesis with ndindex's index strategies."""
+import re
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -422,3 +424,21 @@ def test_put_raises_its_own_index_error(device, bad):
     np.testing.assert_array_equal((y + 1).get(), [2.0])  # nothing left for the next reader
     x.put([1, -1], [5.0, 6.0])
     np.testing.assert_array_equal(x[[1, 6]].get(), [5.0, 6.0])
+
+
+@pytest.mark.parametrize("index", [[0], [3, 0], np.array([-1]), (slice(None), [1])])
+def test_indices_into_an_empty_axis_raise_at_the_call(device, index):
+    # Every index into an axis of length 0 is out of bounds: NumPy's IndexError (its first
+    # index in the message) at the get or set itself, on every device, with nothing left
+    # for a later synchronization to raise.
+    shape = (0,) if not isinstance(index, tuple) else (2, 0)
+    a = np.zeros(shape)
+    x = cp.asarray(a, device=device)
+    with pytest.raises(IndexError) as want:
+        a[index]
+    with pytest.raises(IndexError, match="^" + re.escape(str(want.value)) + "$"):
+        x[index]
+    with pytest.raises(IndexError, match="^" + re.escape(str(want.value)) + "$"):
+        x[index] = 1.0
+    y = cp.asarray(np.ones(1), device=device)
+    np.testing.assert_array_equal((y + 1).get(), [2.0])
