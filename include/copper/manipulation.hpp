@@ -21,6 +21,15 @@ ndarray expand_dims(const ndarray& a, const std::vector<int>& axis);
 ndarray broadcast_to(const ndarray& a, const Shape& shape);  // read-only view in NumPy
 std::vector<ndarray> broadcast_arrays(const std::vector<ndarray>& arrays);
 Shape broadcast_shapes(const std::vector<Shape>& shapes);   // ValueError with NumPy's message
+// numpy.lib.stride_tricks: a view of x's memory with the given shape and byte strides
+// (defaults: x's shape; x's strides, or C strides for a C-contiguous x). Unlike NumPy,
+// ValueError when the view would reach outside x's memory.
+ndarray as_strided(const ndarray& x, std::optional<Shape> shape = std::nullopt,
+                   std::optional<Strides> strides = std::nullopt);
+// Every window of window_shape over `axis` (all axes when absent; repeats allowed) as a view:
+// x's axes shortened to the window positions, then one axis per window entry.
+ndarray sliding_window_view(const ndarray& x, const Shape& window_shape,
+                            std::optional<std::vector<int>> axis = std::nullopt);
 
 ndarray concatenate(const std::vector<ndarray>& arrays, std::optional<int> axis = 0);
 ndarray stack(const std::vector<ndarray>& arrays, int axis = 0);

@@ -22,6 +22,7 @@ from copper import linalg  # noqa: F401  (numpy.linalg / cupy.linalg)
 from copper import cuda  # noqa: F401  (streams, events, devices, memory pool: CuPy's cupy.cuda)
 from copper import profiler  # noqa: F401  (benchmark: CuPy's cupyx.profiler)
 from copper import fft  # noqa: F401  (numpy.fft / cupy.fft)
+from copper import lib  # noqa: F401  (numpy.lib.stride_tricks / cupy.lib.stride_tricks)
 from copper.cuda import get_default_memory_pool  # noqa: F401
 from copper._flatiter import flatiter  # noqa: F401  (ndarray.flat)
 from copper._index_tricks import r_, c_, s_, index_exp, mgrid, ogrid  # noqa: F401
