@@ -7,7 +7,8 @@
     torch.from_dlpack(copper array), beside cupy.from_dlpack(torch) and torch.from_dlpack(cupy)
     (median microseconds per call; no copy, so the time does not depend on the size), plus
     NumPy <-> copper on the CPU and copper.asarray through __cuda_array_interface__.
-(b) A sum over 1e9 elements (float32: 4 GB) of copper chunks with Dask's threaded scheduler,
+(b) A sum over 1e9 elements (float32: 4 GB, float64: 8 GB; --dtypes) of copper chunks with
+    Dask's threaded scheduler, and with the graph built once and run on the sync scheduler,
     against copper's own sum of the same single array, for a few chunk sizes; the per-task
     overhead is (Dask time - copper time) / tasks. The issue's goal: Dask reaches 80% of
     copper's own sum (at a sensible chunk size).
@@ -92,12 +93,12 @@ def timed(fn, repeats):
     return statistics.median(times)
 
 
-def dask_rows(elements, chunk_list, repeats):
+def dask_rows(elements, chunk_list, repeats, dtype="float32", fixed_cost=True):
     da = optional("dask.array")
     if da is None:
         return []
     import dask.array as da
-    x = cp.ones(elements, dtype=cp.float32)
+    x = cp.ones(elements, dtype=dtype)
     float(cp.sum(x))  # warm up: kernels compiled, memory pool primed
     own = timed(lambda: cp.sum(x), repeats)
     rows = [("copper.sum (one array)", 1, own, 1.0, None)]
@@ -114,6 +115,8 @@ def dask_rows(elements, chunk_list, repeats):
         t = timed(lambda: s.compute(scheduler="sync", optimize_graph=False), repeats)
         rows.append((f"  same, graph built once, sync scheduler, optimize_graph=False", tasks, t, own / t,
                      (t - own) / tasks * 1e6))
+    if not fixed_cost:
+        return rows
     # Dask's own fixed cost (graph, scheduler, aggregation) with no GPU work to speak of: the
     # least any Dask sum takes, whatever copper does.
     tiny = da.from_array(cp.ones(1000, dtype=cp.float32), chunks=1000, asarray=False)
@@ -133,6 +136,8 @@ def main():
     parser.add_argument("--quick", action="store_true", help="small sizes (CPU figures, seconds)")
     parser.add_argument("--elements", type=float, help="elements of the Dask sum (default 1e9, 1e8 with --quick)")
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--dtypes", default="float32,float64",
+                        help="dtypes of the Dask sum (the issue names 1e9 elements, not a dtype)")
     args = parser.parse_args()
     nbytes = (64 << 20) if args.quick else (1 << 30)
     elements = int(args.elements or (1e8 if args.quick else 1e9))
@@ -144,12 +149,13 @@ def main():
     for direction, call, us in exchange_rows(nbytes, args.repeats):
         print(f"| {direction} | `{call}` | {us:.1f} |")
 
-    print(f"\n### (b) Sum of {elements:.0e} float32 elements: Dask (threads) over copper chunks vs copper\n")
-    print("| what | tasks | seconds | fraction of copper's speed | per-task overhead (us) |\n|---|---|---|---|---|")
     chunk_list = [c for c in (elements // 100, elements // 10, elements // 4, elements) if c > 0]
-    for what, tasks, secs, frac, overhead in dask_rows(elements, chunk_list, args.repeats):
-        ov = "" if overhead is None else f"{overhead:.0f}"
-        print(f"| {what} | {tasks} | {secs:.4f} | {frac:.2f} | {ov} |")
+    for k, dtype in enumerate(args.dtypes.split(",")):
+        print(f"\n### (b) Sum of {elements:.0e} {dtype} elements: Dask over copper chunks vs copper\n")
+        print("| what | tasks | seconds | fraction of copper's speed | per-task overhead (us) |\n|---|---|---|---|---|")
+        for what, tasks, secs, frac, overhead in dask_rows(elements, chunk_list, args.repeats, dtype, k == 0):
+            ov = "" if overhead is None else f"{overhead:.0f}"
+            print(f"| {what} | {tasks} | {secs:.4f} | {frac:.2f} | {ov} |")
 
 
 if __name__ == "__main__":
