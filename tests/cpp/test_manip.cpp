@@ -149,6 +149,29 @@ TEST_P(Manip, RollRepeatTile) {
   EXPECT_THROW(repeat(a, {1, 2}, 1), ValueError);
 }
 
+// numpy.lib.stride_tricks from C++: views of the same memory, NumPy's shapes, strides and
+// values; a view reaching outside the memory is refused.
+TEST_P(Manip, StrideTricksViews) {
+  auto a = iota6();  // [[0 1 2] [3 4 5]], strides (24, 8)
+  auto w = sliding_window_view(a, {2}, std::vector<int>{1});
+  EXPECT_EQ(w.shape(), (Shape{2, 2, 2}));
+  EXPECT_EQ(w.strides(), (Strides{24, 8, 8}));
+  EXPECT_EQ(w.buffer(), a.buffer());
+  EXPECT_EQ(w.to_vector<std::int64_t>(), (std::vector<std::int64_t>{0, 1, 1, 2, 3, 4, 4, 5}));
+  auto all = sliding_window_view(a, {2, 2});
+  EXPECT_EQ(all.shape(), (Shape{1, 2, 2, 2}));
+  EXPECT_EQ(all.to_vector<std::int64_t>(), (std::vector<std::int64_t>{0, 1, 3, 4, 1, 2, 4, 5}));
+  EXPECT_THROW(sliding_window_view(a, {4}, std::vector<int>{1}), ValueError);
+  EXPECT_THROW(sliding_window_view(a, {2}), ValueError);  // one entry per axis without an axis
+  auto s = as_strided(a, Shape{3, 2}, Strides{16, 8});  // overlapping rows
+  EXPECT_EQ(s.to_vector<std::int64_t>(), (std::vector<std::int64_t>{0, 1, 2, 3, 4, 5}));
+  auto flipped = flip(a, std::vector<int>{1});  // starts at element 2, strides (24, -8)
+  EXPECT_EQ(as_strided(flipped, Shape{3}, Strides{-8}).to_vector<std::int64_t>(), (std::vector<std::int64_t>{2, 1, 0}));
+  EXPECT_THROW(as_strided(flipped, Shape{4}, Strides{-8}), ValueError);  // one before element 0
+  EXPECT_THROW(as_strided(a, Shape{7}, Strides{8}), ValueError);
+  EXPECT_THROW(as_strided(a, Shape{2, 2}, Strides{8}), ValueError);
+}
+
 INSTANTIATE_DEVICE_TEST(Manip);
 
 }  // namespace
