@@ -14,6 +14,7 @@
 #include <optional>
 #include <vector>
 
+#include "backend/chain_compile_audit.h"
 #include "backend/cpu/cpu_backend.h"
 #include "backend/cpu/cpu_elementwise_loops.h"
 #include "backend/cpu/cpu_reduce_kernels.h"
@@ -199,6 +200,7 @@ bool CpuBackend::can_chain(const ChainStep& step) const {
 }
 
 void CpuBackend::run_chain(Chain& chain) {
+  audit_chain_compile(chain);  // COPPER_CHAIN_COMPILE_AUDIT only: the GPU kernels NVRTC would build
   const std::optional<int> fed = chain.reduction ? fed_rows_slot(chain) : std::nullopt;
   if (chain.reduction && !fed) keep_in_memory(chain, chain.reduction->in.data);
   const std::size_t nsteps = chain.steps.size();
