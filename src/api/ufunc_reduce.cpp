@@ -10,6 +10,7 @@
 #include "api/ufunc.h"
 #include "copper/creation.hpp"
 #include "copper/manipulation.hpp"
+#include "copper/reductions.hpp"
 
 namespace copper {
 
@@ -115,6 +116,21 @@ ndarray fold_reduce(UfuncId op, DType loop, const ndarray& in, const Shape& kept
   return result;
 }
 
+// NumPy's add.reduce starts from initial= (with initial=None, from each row's first
+// element), so a row of only -0.0 sums to -0.0 when that start is -0.0 or absent. copper's
+// sum starts from +0 (NumPy's identity, right for every other case), which makes it +0.0:
+// such rows, a zero total whose reduced elements (those where= keeps) all carry the sign
+// bit, get the sign back. Only float sums with such a start pay for the extra pass.
+ndarray signed_zero_rows(const ndarray& total, const ndarray& x, const Axes& axis, const ndarray* mask) {
+  ndarray negative = signbit(x);
+  if (mask) negative = logical_or(negative, logical_not(*mask));
+  const ndarray all_negative = all(negative, axis);
+  return where(logical_and(equal(total, 0), all_negative), full({}, Scalar(-0.0), total.dtype(), total.device()),
+               total);
+}
+
+bool negative_zero(const Scalar& v) { return v.to_double() == 0 && std::signbit(v.to_double()); }
+
 }  // namespace
 
 ndarray ufunc::reduce(const ndarray& a, const Axes& axis, const UfuncReduceOptions& opts) const {
@@ -163,12 +179,15 @@ ndarray ufunc::reduce(const ndarray& a, const Axes& axis, const UfuncReduceOptio
     // Masked-out elements become the identity (the start value for max/min, which have
     // none but absorb a repeated initial=).
     const Scalar fill = identity ? Scalar::typed(*identity, acc) : *start;
+    const ndarray unmasked = x;
     if (opts.where) x = copper::where(mask, x, full({}, fill, x.dtype(), x.device()));
     if (plan.count == 0) {
       result = full(plan.kept_shape, *start, acc, a.device());
     } else {
       result = api::run_reduce(*rop, x, plan, acc, std::nullopt, uname);
       if (plan.keepdims) result = reshape(result, plan.kept_shape);
+      if (*rop == ops::ReduceOp::sum && is_floating(acc) && (!start || negative_zero(*start)))
+        result = signed_zero_rows(result, unmasked, axis, opts.where ? &mask : nullptr);
       if (opts.initial) result = binary_ufunc(op)(result, full({}, *start, acc, a.device()));
     }
   } else {

@@ -209,3 +209,26 @@ def test_initial_none_takes_the_identity_away(device, fn):
             getattr(np, "add" if fn == "sum" else "multiply").reduce(a[0]), rel=1e-13)
         np.testing.assert_allclose(getattr(x, fn)(axis=1, initial=None).get(), getattr(a, fn)(axis=1, initial=None),
                                    rtol=1e-13)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_sums_of_negative_zeros_keep_numpys_sign(device, dtype):
+    # NumPy's sum starts from initial= (or, with initial=None, each row's first element):
+    # rows of only -0.0 sum to -0.0 then, and to +0.0 from the default +0 start. Random rows
+    # of -0.0, +0.0 and values, with where= masks, over every axis choice.
+    rng = np.random.default_rng(40)
+    a = rng.choice(np.array([-0.0, -0.0, -0.0, 0.0, 1.5], dtype), size=(6, 4))
+    a[0] = -0.0
+    a[:, 3] = -0.0
+    mask = rng.random((6, 4)) < 0.7
+    x, m = cp.asarray(a, device=device), cp.asarray(mask, device=device)
+    for kw in (dict(initial=-0.0), dict(initial=None), dict(initial=0.0), dict()):
+        for axis in (None, 0, 1, (0, 1)):
+            for where in ((None, None),) if "initial" in kw and kw["initial"] is None else ((None, None), (mask, m)):
+                extra_np = {} if where[0] is None else dict(where=where[0])
+                extra_cp = {} if where[1] is None else dict(where=where[1])
+                want = np.add.reduce(a, axis=axis, **kw, **extra_np)
+                for got in (cp.add.reduce(x, axis=axis, **kw, **extra_cp), cp.sum(x, axis=axis, **kw, **extra_cp)):
+                    got = np.asarray(got.get())
+                    np.testing.assert_array_equal(got, want)
+                    np.testing.assert_array_equal(np.signbit(got), np.signbit(want), err_msg=f"{kw} axis={axis}")
