@@ -1,13 +1,17 @@
 #include "backend/chain_compile_audit.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <mutex>
 #include <string>
 #include <unordered_set>
 
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #ifdef COPPER_HAVE_CUDA
@@ -23,6 +27,64 @@ namespace {
 double audit_threshold() {
   const char* v = std::getenv("COPPER_CHAIN_COMPILE_AUDIT");
   return v && *v ? std::atof(v) : 0.0;
+}
+
+// Seconds after which a compile is ended: COPPER_CHAIN_COMPILE_AUDIT_CAP, else 3x the limit
+// and at least a minute.
+double audit_cap(double limit) {
+  const char* v = std::getenv("COPPER_CHAIN_COMPILE_AUDIT_CAP");
+  return v && *v ? std::atof(v) : std::max(60.0, 3 * limit);
+}
+
+// Compiles in a child process, which is killed after `cap` seconds: NVRTC cannot be
+// interrupted, and a Python caller holds the interpreter's lock, so no timer of this
+// process (pytest-timeout's included) could end a compile that never finishes. Returns the
+// seconds taken, or -1 when the child was killed; `failure` gets NVRTC's error. Where fork
+// fails, compiles here.
+double timed_compile(const std::string& source, double cap, std::string& failure) {
+  using clock = std::chrono::steady_clock;
+  const auto start = clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(clock::now() - start).count(); };
+  int fd[2];
+  const pid_t pid = ::pipe(fd) == 0 ? ::fork() : -1;
+  if (pid == 0) {
+    ::close(fd[0]);
+    try {
+      cuda::compile_cubin(source, 90);
+      ::_exit(0);
+    } catch (const std::exception& e) {
+      const std::size_t n = std::min<std::size_t>(std::strlen(e.what()), 400);
+      if (::write(fd[1], e.what(), n) < 0) ::_exit(2);
+      ::_exit(1);
+    }
+  }
+  if (pid < 0) {
+    try {
+      cuda::compile_cubin(source, 90);
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+    return elapsed();
+  }
+  ::close(fd[1]);
+  int status = 0;
+  while (::waitpid(pid, &status, WNOHANG) != pid) {
+    if (elapsed() > cap) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, &status, 0);
+      ::close(fd[0]);
+      return -1;
+    }
+    ::usleep(2000);
+  }
+  const double seconds = elapsed();
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    char buf[401];
+    const ssize_t n = ::read(fd[0], buf, 400);
+    failure = n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : "the compiling process failed";
+  }
+  ::close(fd[0]);
+  return seconds;
 }
 
 std::string audit_dir() {
@@ -43,22 +105,17 @@ void audit_source(const std::string& source, const char* what, double limit) {
     path = audit_dir() + "/chain_" + std::to_string(::getpid()) + "_" + std::to_string(counter++) + ".cu";
   }
   std::ofstream(path) << source;
-  const auto start = std::chrono::steady_clock::now();
   std::string failure;
-  try {
-    cuda::compile_cubin(source, 90);
-  } catch (const std::exception& e) {
-    failure = e.what();
-  }
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (seconds <= limit && failure.empty()) {
+  const double cap = audit_cap(limit);
+  const double seconds = timed_compile(source, cap, failure);
+  if (seconds >= 0 && seconds <= limit && failure.empty()) {
     std::remove(path.c_str());
     return;
   }
   std::lock_guard<std::mutex> lock(mutex);
-  std::ofstream(audit_dir() + "/chain_compile_audit.log", std::ios::app)
-      << what << " " << seconds << " s " << path << (failure.empty() ? "" : " FAILED: " + failure.substr(0, 200))
-      << "\n";
+  std::ofstream log(audit_dir() + "/chain_compile_audit.log", std::ios::app);
+  if (seconds < 0) log << what << " " << cap << " s " << path << " DID NOT FINISH (ended)\n";
+  else log << what << " " << seconds << " s " << path << (failure.empty() ? "" : " FAILED: " + failure.substr(0, 200)) << "\n";
 }
 
 }  // namespace
