@@ -184,24 +184,18 @@ void bind_manipulation(nb::module_& m, ArrayClass& cls) {
   m.def("broadcast_to", [](nb::handle a, nb::handle shape) { return broadcast_to(as_array(a), shape_from_py(shape)); },
         nb::arg("array"), nb::arg("shape"));
   // numpy.lib.stride_tricks (python/copper/lib/stride_tricks.py gives NumPy's signatures).
+  // shape_from_py reads strides too (byte counts, any sign; an int or a sequence).
   m.def(
       "_as_strided",
       [](nb::handle x, nb::handle shape, nb::handle strides) {
-        std::optional<Strides> st;
-        if (!strides.is_none()) {
-          st.emplace();
-          for (nb::handle v : nb::iter(strides)) st->push_back(nb::cast<std::int64_t>(v));
-        }
-        return as_strided(as_array(x), shape.is_none() ? std::nullopt : std::optional<Shape>(shape_from_py(shape)), st);
+        auto ints = [](nb::handle v) { return v.is_none() ? std::nullopt : std::optional<Shape>(shape_from_py(v)); };
+        return as_strided(as_array(x), ints(shape), ints(strides));
       },
       nb::arg("x"), nb::arg("shape") = nb::none(), nb::arg("strides") = nb::none());
   m.def(
       "_sliding_window_view",
       [](nb::handle x, nb::handle window_shape, nb::handle axis) {
-        Shape window;
-        if (PyLong_Check(window_shape.ptr())) window.push_back(nb::cast<std::int64_t>(window_shape));
-        else for (nb::handle v : nb::iter(window_shape)) window.push_back(nb::cast<std::int64_t>(v));
-        return sliding_window_view(as_array(x), window, axes_from_py(axis));
+        return sliding_window_view(as_array(x), shape_from_py(window_shape), axes_from_py(axis));
       },
       nb::arg("x"), nb::arg("window_shape"), nb::arg("axis") = nb::none());
   m.def("broadcast_arrays", [](nb::args args) {

@@ -39,14 +39,18 @@ double audit_cap(double limit) {
 // Compiles in a child process, which is killed after `cap` seconds: NVRTC cannot be
 // interrupted, and a Python caller holds the interpreter's lock, so no timer of this
 // process (pytest-timeout's included) could end a compile that never finishes. Returns the
-// seconds taken, or -1 when the child was killed; `failure` gets NVRTC's error. Where fork
-// fails, compiles here.
+// seconds taken, or -1 when the child was killed; `failure` gets NVRTC's error (or says the
+// child could not be started).
 double timed_compile(const std::string& source, double cap, std::string& failure) {
   using clock = std::chrono::steady_clock;
   const auto start = clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(clock::now() - start).count(); };
   int fd[2];
-  const pid_t pid = ::pipe(fd) == 0 ? ::fork() : -1;
+  if (::pipe(fd) != 0) {
+    failure = "no pipe for a compiling process";
+    return elapsed();
+  }
+  const pid_t pid = ::fork();
   if (pid == 0) {
     ::close(fd[0]);
     try {
@@ -58,15 +62,12 @@ double timed_compile(const std::string& source, double cap, std::string& failure
       ::_exit(1);
     }
   }
+  ::close(fd[1]);
   if (pid < 0) {
-    try {
-      cuda::compile_cubin(source, 90);
-    } catch (const std::exception& e) {
-      failure = e.what();
-    }
+    ::close(fd[0]);
+    failure = "could not fork a compiling process";
     return elapsed();
   }
-  ::close(fd[1]);
   int status = 0;
   while (::waitpid(pid, &status, WNOHANG) != pid) {
     if (elapsed() > cap) {
