@@ -434,6 +434,24 @@ def test_sum_run_lengths(device, dtype):
         assert_matches(cp.sum(cp.asarray(m[:, :n]), axis=0), np.sum(m[:, :n], axis=0), rtol=rtol, atol=atol)
 
 
+@pytest.mark.parametrize("dtype", ["int32", "uint32"])
+def test_sum_of_32bit_integers_widens_exactly(device, dtype):
+    # Values near the type's limits: 32-bit partial sums would wrap, and the SIMD loop
+    # widens each value by its sign (int32) or by zeros (uint32). Every run length, and
+    # into other 64-bit types.
+    rng = np.random.default_rng(5)
+    info = np.iinfo(dtype)
+    a = rng.integers(info.min, info.max, size=1000, endpoint=True, dtype=dtype)
+    a[::7] = info.min
+    a[3::11] = info.max
+    x = cp.asarray(a)
+    for n in list(range(0, 40)) + [999, 1000]:
+        assert_matches(cp.sum(x[:n]), np.sum(a[:n]))
+    for out_dtype in ("int64", "uint64"):
+        assert_matches(cp.sum(x, dtype=out_dtype), np.sum(a, dtype=out_dtype))
+    assert_matches(cp.sum(x[::-3]), np.sum(a[::-3]))
+
+
 @pytest.mark.parametrize("dtype", ["float64", "float32", "float16", "complex128"])
 @pytest.mark.parametrize("shape, axis", [((7,), None), ((3, 4), 0), ((3, 4), 1), ((3, 40), 1), ((2, 1, 3), 1), ((5, 3), (0, 1))])
 def test_sums_of_negative_zeros_are_positive_zero(device, dtype, shape, axis):

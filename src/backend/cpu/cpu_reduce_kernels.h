@@ -154,6 +154,11 @@ typename R::Acc reduce_run(const char* p, int64_t n, int64_t stride) {
   if constexpr (Contig && ops::is_int_v<In> && sizeof(In) == 8 && ops::is_int_v<typename R::Acc> &&
                 sizeof(typename R::Acc) == 8 && plain_sum_v<R>)
     return static_cast<typename R::Acc>(reduce_simd::sum_64bit(reinterpret_cast<const unsigned char*>(p), n));
+  // And a 32-bit one into a 64-bit integer.
+  if constexpr (Contig && ops::is_int_v<In> && sizeof(In) == 4 && ops::is_int_v<typename R::Acc> &&
+                sizeof(typename R::Acc) == 8 && plain_sum_v<R>)
+    return static_cast<typename R::Acc>(
+        reduce_simd::sum_32bit_widening<ops::is_signed_int_v<In>>(reinterpret_cast<const unsigned char*>(p), n));
 #endif
   // all and any: the first zero (all) or nonzero (any) decides the run, whatever the order,
   // so it is read a kilobyte at a time (SSE2 compares) and left at the first block that

@@ -226,6 +226,39 @@ inline std::uint64_t sum_64bit(const unsigned char* p, std::int64_t n) {
   return total;
 }
 
+// The wrapping sum of n 32-bit integers into 64 bits (NumPy sums int32 and uint32 into int64
+// and uint64): each four are widened by interleaving with their sign (or zero) words, then
+// added as 64-bit lanes, exact in any order. The scalar loop ran at a third of NumPy's speed.
+template <bool Signed> std::uint64_t sum_32bit_widening(const unsigned char* p, std::int64_t n) {
+  const __m128i zero = _mm_setzero_si128();
+  __m128i a = zero, b = zero, c = zero, d = zero;
+  std::int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const auto* q = reinterpret_cast<const __m128i*>(p + i * 4);
+    const __m128i u = _mm_loadu_si128(q), v = _mm_loadu_si128(q + 1);
+    const __m128i su = Signed ? _mm_srai_epi32(u, 31) : zero, sv = Signed ? _mm_srai_epi32(v, 31) : zero;
+    a = _mm_add_epi64(a, _mm_unpacklo_epi32(u, su));
+    b = _mm_add_epi64(b, _mm_unpackhi_epi32(u, su));
+    c = _mm_add_epi64(c, _mm_unpacklo_epi32(v, sv));
+    d = _mm_add_epi64(d, _mm_unpackhi_epi32(v, sv));
+  }
+  const __m128i s = _mm_add_epi64(_mm_add_epi64(a, b), _mm_add_epi64(c, d));
+  std::uint64_t total = static_cast<std::uint64_t>(_mm_cvtsi128_si64(s)) +
+                        static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(s, s)));
+  for (; i < n; ++i) {
+    if constexpr (Signed) {
+      std::int32_t x;
+      std::memcpy(&x, p + i * 4, 4);
+      total += static_cast<std::uint64_t>(static_cast<std::int64_t>(x));
+    } else {
+      std::uint32_t x;
+      std::memcpy(&x, p + i * 4, 4);
+      total += x;
+    }
+  }
+  return total;
+}
+
 // has_truth for complex elements of R (float or double) parts: nonzero when either part
 // is, zero when both are.
 template <class R, bool Nonzero>
