@@ -1,6 +1,7 @@
 """Exponential, logarithmic, trigonometric, hyperbolic and rounding ufuncs against NumPy
 over every dtype (unsupported ones must raise TypeError as in NumPy), plus special values."""
 import re
+import warnings
 
 import numpy as np
 import pytest
@@ -35,6 +36,73 @@ def test_binary_math_every_dtype(device, rng, name, dtype):
 def test_special_values(device, name, dtype):
     x = np.array([0.0, -0.0, 1.0, -1.0, 0.5, -0.5, np.inf, -np.inf, np.nan, 2.5, -2.5, 3.5, 1e-30], dtype=dtype)
     check(getattr(np, name), getattr(cp, name), (x,), (cp.asarray(x),), name)
+
+
+def scattered_specials(rng, n, dtype):
+    """n random values of one function's whole range with NaNs, infinities, signed zeros and
+    edge values at random places: the CPU's vector loops (backend/cpu/vector_math.h) send
+    registers holding such lanes through their patching path, so every mix must agree."""
+    x = rng.uniform(-3, 3, n) * 10.0 ** rng.integers(-3, 3, n)
+    edges = np.array([np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 0.5, 2.0, 1e-30, -1e-30, 800.0,
+                      -800.0, 1e30])
+    pick = rng.random(n) < 0.3
+    x[pick] = rng.choice(edges, int(pick.sum()))
+    return x.astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("name", EXP_LOG + TRIG + ROUNDING)
+def test_long_arrays_with_scattered_special_values(device, rng, name, dtype):
+    # Lengths around the register widths and past a block; contiguous, strided, reversed
+    # and in place (the loops' gather and kept-input paths); values, NaN positions, signed
+    # zeros and errstate's flags as NumPy's.
+    np_fn, cp_fn = getattr(np, name), getattr(cp, name)
+    for n in (17, 1000, 4099):
+        x = scattered_specials(rng, n, dtype)
+        for key in (slice(None), slice(None, None, 3), slice(None, None, -1)):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # the flags are compared below
+                got = check(np_fn, cp_fn, (x[key],), (cp.asarray(x)[key],), name).get()
+            want = np_call(np_fn, x[key])
+            zero = want == 0
+            np.testing.assert_array_equal(np.signbit(got[zero]), np.signbit(want[zero]), err_msg=name)
+            np.testing.assert_array_equal(np.isnan(got), np.isnan(want), err_msg=name)
+        with cp.errstate(all="ignore"):
+            inplace = cp.asarray(x)
+            cp_fn(inplace, out=inplace)
+        assert_same(inplace, np_call(np_fn, x), name)
+    with warnings.catch_warnings(record=True) as seen_np:
+        warnings.simplefilter("always")
+        np_fn(x)
+    with warnings.catch_warnings(record=True) as seen_cp:
+        warnings.simplefilter("always")
+        cp_fn(cp.asarray(x)).get()
+    assert sorted(str(w.message) for w in seen_cp) == sorted(str(w.message) for w in seen_np), name
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("name", ["arctan2", "hypot"])
+def test_binary_math_long_arrays_with_scattered_special_values(device, rng, name, dtype):
+    # Contiguous, strided, a broadcast scalar on either side and in place.
+    np_fn, cp_fn = getattr(np, name), getattr(cp, name)
+    for n in (17, 4099):
+        a, b = scattered_specials(rng, n, dtype), scattered_specials(rng, n, dtype)
+        cases = [((a, b), (cp.asarray(a), cp.asarray(b))),
+                 ((a[::-2], b[::2][::-1]), (cp.asarray(a)[::-2], cp.asarray(b)[::2][::-1])),
+                 ((a, b[3]), (cp.asarray(a), cp.asarray(b)[3])),
+                 ((a[5], b), (cp.asarray(a)[5], cp.asarray(b)))]
+        for np_args, cp_args in cases:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                got = check(np_fn, cp_fn, np_args, cp_args, name).get()
+            want = np_call(np_fn, *np_args)
+            zero = want == 0
+            np.testing.assert_array_equal(np.signbit(got[zero]), np.signbit(want[zero]), err_msg=name)
+            np.testing.assert_array_equal(np.isnan(got), np.isnan(want), err_msg=name)
+        inplace = cp.asarray(a)
+        with cp.errstate(all="ignore"):
+            cp_fn(inplace, cp.asarray(b), out=inplace)
+        assert_same(inplace, np_call(np_fn, a, b), name)
 
 
 @pytest.mark.parametrize("dtype", FLOAT_DTYPES)

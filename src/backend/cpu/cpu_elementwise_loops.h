@@ -11,6 +11,7 @@
 
 #include "backend/cpu/element_load.h"
 #include "backend/cpu/strided_loop.h"
+#include "backend/cpu/vector_math.h"
 #include "ops/catalogue.h"
 #include "ops/dtype_traits.h"
 #include "ops/functor_traits.h"
@@ -90,6 +91,79 @@ template <class V> struct FiniteScan {
   }
 };
 
+// The vector function (vector_math.h: libmvec's, or a rounding instruction) that computes
+// Op over float and double, or -1.
+template <class Op> inline constexpr int vector_fn = -1;
+#define COPPER_VECTOR_FN(op, fn) \
+  template <> inline constexpr int vector_fn<ops::op> = static_cast<int>(vector_math::Fn::fn);
+COPPER_VECTOR_FN(exp, exp) COPPER_VECTOR_FN(exp2, exp2) COPPER_VECTOR_FN(expm1, expm1)
+COPPER_VECTOR_FN(log, log) COPPER_VECTOR_FN(log2, log2) COPPER_VECTOR_FN(log10, log10)
+COPPER_VECTOR_FN(log1p, log1p) COPPER_VECTOR_FN(sin, sin) COPPER_VECTOR_FN(cos, cos)
+COPPER_VECTOR_FN(tan, tan) COPPER_VECTOR_FN(arcsin, asin) COPPER_VECTOR_FN(arccos, acos)
+COPPER_VECTOR_FN(arctan, atan) COPPER_VECTOR_FN(sinh, sinh) COPPER_VECTOR_FN(cosh, cosh)
+COPPER_VECTOR_FN(tanh, tanh) COPPER_VECTOR_FN(arcsinh, asinh) COPPER_VECTOR_FN(arccosh, acosh)
+COPPER_VECTOR_FN(arctanh, atanh) COPPER_VECTOR_FN(cbrt, cbrt)
+COPPER_VECTOR_FN(floor, floor) COPPER_VECTOR_FN(ceil, ceil) COPPER_VECTOR_FN(trunc, trunc) COPPER_VECTOR_FN(rint, rint)
+#undef COPPER_VECTOR_FN
+
+template <class Op> inline constexpr int vector_fn2 = -1;
+template <> inline constexpr int vector_fn2<ops::arctan2> = static_cast<int>(vector_math::Fn2::atan2);
+template <> inline constexpr int vector_fn2<ops::hypot> = static_cast<int>(vector_math::Fn2::hypot);
+
+// Whether the loop of Op over T (N inputs, R stored) is one libmvec call per register.
+// float16 (one input) goes through the float32 function, converted by the processor.
+template <class Op, class T, int N, class R>
+inline constexpr bool vectorized = (N == 1 ? vector_fn<Op> : N == 2 ? vector_fn2<Op> : -1) >= 0 &&
+                                   (ops::is_same_v<T, float> || ops::is_same_v<T, double> ||
+                                    (ops::is_same_v<T, ops::half> && N == 1)) &&
+                                   ops::is_same_v<R, T> && ops::is_same_v<ops::op_input_t<Op, T, 0>, T> &&
+                                   ops::is_same_v<ops::op_input_t<Op, T, N - 1>, T>;
+
+// run()'s loop through vector_math for N = 1 or 2 inputs, in chunks: strided operands
+// (broadcast scalars included: stride 0) are gathered to and scattered from buffers on the
+// stack, so every element takes the same vector path. Keep and Scan as in run(). False
+// (nothing done) where no vector form is loaded.
+template <class Op, class T, int N, bool Scan, int Keep>
+bool vector_run(char* out, std::int64_t os, std::array<const char*, N> in, std::array<std::int64_t, N> is,
+                std::int64_t n, unsigned char* kept, FiniteScan<T>& scan) {
+  constexpr std::int64_t chunk = 256, sz = sizeof(T);
+  alignas(64) T in_buf[N][chunk], out_buf[chunk];
+  // Input k's values of this chunk, dense: in place, or gathered into the kept copy or a buffer.
+  auto dense = [&](int k, std::int64_t start, std::int64_t m) {
+    const char* p = in[k] + start * is[k];
+    T* gathered = Keep == k ? reinterpret_cast<T*>(kept) + start : in_buf[k];
+    if (is[k] != sz) {
+      for (std::int64_t i = 0; i < m; ++i) std::memcpy(gathered + i, p + i * is[k], sz);
+      return static_cast<const T*>(gathered);
+    }
+    if (Keep == k) std::memcpy(gathered, p, m * sz);  // before an in-place call overwrites it
+    return reinterpret_cast<const T*>(p);
+  };
+  for (std::int64_t start = 0; start < n; start += chunk) {
+    const std::int64_t m = std::min(chunk, n - start);
+    T* dst = os == sz ? reinterpret_cast<T*>(out + start * os) : out_buf;
+    bool done;
+    if constexpr (ops::is_same_v<T, ops::half>)
+      done = vector_math::apply(static_cast<vector_math::Fn>(vector_fn<Op>),
+                                reinterpret_cast<const std::uint16_t*>(dense(0, start, m)),
+                                reinterpret_cast<std::uint16_t*>(dst), m);
+    else if constexpr (N == 1)
+      done = vector_math::apply(static_cast<vector_math::Fn>(vector_fn<Op>), dense(0, start, m), dst, m);
+    else
+      done = vector_math::apply(static_cast<vector_math::Fn2>(vector_fn2<Op>), dense(0, start, m), dense(1, start, m),
+                                dst, m);
+    if (!done) return false;  // the same answer for every chunk: only the first
+    if (dst == out_buf)
+      for (std::int64_t i = 0; i < m; ++i) std::memcpy(out + (start + i) * os, dst + i, sz);
+    if constexpr (Scan) {
+      FiniteScan<T> local;  // a local accumulator: `scan` is memory the loop would store to
+      for (std::int64_t i = 0; i < m; ++i) local.add(dst[i]);
+      scan.acc |= local.acc;
+    }
+  }
+  return true;
+}
+
 // One 1-D run over operands (output, inputs..., second output): contiguous operands get
 // a plain indexed loop the compiler vectorizes; a broadcast scalar (stride 0) is loaded
 // once; anything else walks byte strides. Inputs have the loop's input types
@@ -138,12 +212,16 @@ bool run(std::array<char*, NOP> p, std::array<std::int64_t, NOP> s, std::int64_t
     }
     return scan.found() || scan2.found();
   } else if constexpr (N == 1) {
+    if constexpr (vectorized<Op, T, N, R>)
+      if (vector_run<Op, T, 1, Scan, Keep>(p[0], s[0], {p[1]}, {s[1]}, n, kept, scan)) return scan.found();
     if (s[0] == rs && s[1] == as) {
       for (std::int64_t i = 0; i < n; ++i) put(o[i], ops::invoke<Op, R>(ld.template operator()<0>(a, i)));
     } else {
       for (std::int64_t i = 0; i < n; ++i) put_at(i, ops::invoke<Op, R>(at.template operator()<A>(1, i)));
     }
   } else if constexpr (N == 2) {
+    if constexpr (vectorized<Op, T, N, R>)
+      if (vector_run<Op, T, 2, Scan, Keep>(p[0], s[0], {p[1], p[2]}, {s[1], s[2]}, n, kept, scan)) return scan.found();
     const B* b = reinterpret_cast<const B*>(p[2]);
     if (s[0] == rs && s[1] == as && s[2] == bs) {
       for (std::int64_t i = 0; i < n; ++i)
@@ -209,6 +287,27 @@ unsigned classify_block(const std::array<char*, NOP>& p, const std::array<std::i
                                       load_at<C>(in[2], is[2], i));
   };
   unsigned bits = 0;
+  if constexpr (NOP == N + 1 && ops::Float<R>) {
+    // Branch-free; with every operand dense (the strides constants) GCC vectorizes it.
+    auto real = [&]<bool Dense>() {
+      auto st = [&](std::int64_t stride, std::int64_t size) { return Dense ? size : stride; };
+      unsigned acc = 0;
+      for (std::int64_t i = 0; i < n; ++i) {
+        const R r = load_at<R>(p[0], st(s[0], sizeof(R)), i);
+        const A a = load_at<A>(in[0], st(is[0], sizeof(A)), i);
+        if constexpr (N == 1) acc |= ops::fp::classify_real<Op>(r, a);
+        else if constexpr (N == 2) acc |= ops::fp::classify_real<Op>(r, a, load_at<B>(in[1], st(is[1], sizeof(B)), i));
+        else
+          acc |= ops::fp::classify_real<Op>(r, a, load_at<B>(in[1], st(is[1], sizeof(B)), i),
+                                            load_at<C>(in[2], st(is[2], sizeof(C)), i));
+      }
+      return acc;
+    };
+    bool dense = s[0] == static_cast<std::int64_t>(sizeof(R)) && is[0] == static_cast<std::int64_t>(sizeof(A));
+    if constexpr (N >= 2) dense = dense && is[1] == static_cast<std::int64_t>(sizeof(B));
+    if constexpr (N >= 3) dense = dense && is[2] == static_cast<std::int64_t>(sizeof(C));
+    return dense ? real.template operator()<true>() : real.template operator()<false>();
+  }
   for (std::int64_t i = 0; i < n; ++i) {
     bits |= check.template operator()<R>(p[0], s[0], i);
     if constexpr (NOP == N + 2) bits |= check.template operator()<ops::stored_result2_t<Op, N, T>>(p[N + 1], s[N + 1], i);
