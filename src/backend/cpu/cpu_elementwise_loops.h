@@ -121,11 +121,14 @@ inline constexpr bool vectorized = (N == 1 ? vector_fn<Op> : N == 2 ? vector_fn2
 
 // run()'s loop through vector_math for N = 1 or 2 inputs, in chunks: strided operands
 // (broadcast scalars included: stride 0) are gathered to and scattered from buffers on the
-// stack, so every element takes the same vector path. Keep and Scan as in run(). False
-// (nothing done) where no vector form is loaded.
+// stack, so every element takes the same vector path. Keep as in run(); with Scan, `dirty`
+// reports whether errstate must classify the run: some output is not finite, and, for one
+// float input, its input was not NaN (a NaN carried through raises nothing, and data with
+// missing values would otherwise be classified block after block). False (nothing done)
+// where no vector form is loaded.
 template <class Op, class T, int N, bool Scan, int Keep>
 bool vector_run(char* out, std::int64_t os, std::array<const char*, N> in, std::array<std::int64_t, N> is,
-                std::int64_t n, unsigned char* kept, FiniteScan<T>& scan) {
+                std::int64_t n, unsigned char* kept, bool& dirty) {
   constexpr std::int64_t chunk = 256, sz = sizeof(T);
   alignas(64) T in_buf[N][chunk], out_buf[chunk];
   // Input k's values of this chunk, dense: in place, or gathered into the kept copy or a buffer.
@@ -136,29 +139,35 @@ bool vector_run(char* out, std::int64_t os, std::array<const char*, N> in, std::
       for (std::int64_t i = 0; i < m; ++i) std::memcpy(gathered + i, p + i * is[k], sz);
       return static_cast<const T*>(gathered);
     }
-    if (Keep == k) std::memcpy(gathered, p, m * sz);  // before an in-place call overwrites it
+    if (Keep == k) {
+      std::memcpy(gathered, p, m * sz);  // before an in-place call overwrites it
+      return static_cast<const T*>(gathered);
+    }
     return reinterpret_cast<const T*>(p);
   };
   for (std::int64_t start = 0; start < n; start += chunk) {
     const std::int64_t m = std::min(chunk, n - start);
     T* dst = os == sz ? reinterpret_cast<T*>(out + start * os) : out_buf;
     bool done;
+    const T* x = dense(0, start, m);  // still the input after the call (a kept copy where in place)
     if constexpr (ops::is_same_v<T, ops::half>)
-      done = vector_math::apply(static_cast<vector_math::Fn>(vector_fn<Op>),
-                                reinterpret_cast<const std::uint16_t*>(dense(0, start, m)),
+      done = vector_math::apply(static_cast<vector_math::Fn>(vector_fn<Op>), reinterpret_cast<const std::uint16_t*>(x),
                                 reinterpret_cast<std::uint16_t*>(dst), m);
     else if constexpr (N == 1)
-      done = vector_math::apply(static_cast<vector_math::Fn>(vector_fn<Op>), dense(0, start, m), dst, m);
+      done = vector_math::apply(static_cast<vector_math::Fn>(vector_fn<Op>), x, dst, m);
     else
-      done = vector_math::apply(static_cast<vector_math::Fn2>(vector_fn2<Op>), dense(0, start, m), dense(1, start, m),
-                                dst, m);
+      done = vector_math::apply(static_cast<vector_math::Fn2>(vector_fn2<Op>), x, dense(1, start, m), dst, m);
     if (!done) return false;  // the same answer for every chunk: only the first
     if (dst == out_buf)
       for (std::int64_t i = 0; i < m; ++i) std::memcpy(out + (start + i) * os, dst + i, sz);
     if constexpr (Scan) {
-      FiniteScan<T> local;  // a local accumulator: `scan` is memory the loop would store to
-      for (std::int64_t i = 0; i < m; ++i) local.add(dst[i]);
-      scan.acc |= local.acc;
+      if constexpr (N == 1 && ops::Float<T> && !ops::fp::nan_input_invalid<Op>) {
+        dirty = dirty || vector_math::any_non_finite_from_non_nan(dst, x, m);
+      } else {
+        FiniteScan<T> local;
+        for (std::int64_t i = 0; i < m; ++i) local.add(dst[i]);
+        dirty = dirty || local.found();
+      }
     }
   }
   return true;
@@ -213,7 +222,7 @@ bool run(std::array<char*, NOP> p, std::array<std::int64_t, NOP> s, std::int64_t
     return scan.found() || scan2.found();
   } else if constexpr (N == 1) {
     if constexpr (vectorized<Op, T, N, R>)
-      if (vector_run<Op, T, 1, Scan, Keep>(p[0], s[0], {p[1]}, {s[1]}, n, kept, scan)) return scan.found();
+      if (bool dirty = false; vector_run<Op, T, 1, Scan, Keep>(p[0], s[0], {p[1]}, {s[1]}, n, kept, dirty)) return dirty;
     if (s[0] == rs && s[1] == as) {
       for (std::int64_t i = 0; i < n; ++i) put(o[i], ops::invoke<Op, R>(ld.template operator()<0>(a, i)));
     } else {
@@ -221,7 +230,8 @@ bool run(std::array<char*, NOP> p, std::array<std::int64_t, NOP> s, std::int64_t
     }
   } else if constexpr (N == 2) {
     if constexpr (vectorized<Op, T, N, R>)
-      if (vector_run<Op, T, 2, Scan, Keep>(p[0], s[0], {p[1], p[2]}, {s[1], s[2]}, n, kept, scan)) return scan.found();
+      if (bool dirty = false; vector_run<Op, T, 2, Scan, Keep>(p[0], s[0], {p[1], p[2]}, {s[1], s[2]}, n, kept, dirty))
+        return dirty;
     const B* b = reinterpret_cast<const B*>(p[2]);
     if (s[0] == rs && s[1] == as && s[2] == bs) {
       for (std::int64_t i = 0; i < n; ++i)

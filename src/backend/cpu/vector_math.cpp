@@ -557,4 +557,43 @@ bool apply(Fn2 f, const float* a, const float* b, float* out, std::int64_t n) {
   return apply(active_isa(), f, a, b, out, n);
 }
 
+namespace {
+template <class T> bool any_non_finite_from_non_nan_scalar(const T* y, const T* x, std::int64_t n) {
+  bool any = false;
+  for (std::int64_t i = 0; i < n; ++i) any |= ((y[i] - y[i]) != (y[i] - y[i])) & (x[i] == x[i]);
+  return any;
+}
+}  // namespace
+
+// y - y is NaN exactly where y is infinite or NaN; x is unordered with itself exactly where
+// it is NaN. (GCC does not vectorize the plain loop: it mixes double compares with an
+// integer reduction.)
+bool any_non_finite_from_non_nan(const double* y, const double* x, std::int64_t n) {
+  std::int64_t i = 0;
+#ifdef COPPER_VECTOR_MATH_X86
+  __m128d acc = _mm_setzero_pd();
+  for (; i + 2 <= n; i += 2) {
+    const __m128d d = _mm_sub_pd(_mm_loadu_pd(y + i), _mm_loadu_pd(y + i));
+    const __m128d v = _mm_loadu_pd(x + i);
+    acc = _mm_or_pd(acc, _mm_andnot_pd(_mm_cmpunord_pd(v, v), _mm_cmpunord_pd(d, d)));
+  }
+  if (_mm_movemask_pd(acc) != 0) return true;
+#endif
+  return any_non_finite_from_non_nan_scalar(y + i, x + i, n - i);
+}
+
+bool any_non_finite_from_non_nan(const float* y, const float* x, std::int64_t n) {
+  std::int64_t i = 0;
+#ifdef COPPER_VECTOR_MATH_X86
+  __m128 acc = _mm_setzero_ps();
+  for (; i + 4 <= n; i += 4) {
+    const __m128 d = _mm_sub_ps(_mm_loadu_ps(y + i), _mm_loadu_ps(y + i));
+    const __m128 v = _mm_loadu_ps(x + i);
+    acc = _mm_or_ps(acc, _mm_andnot_ps(_mm_cmpunord_ps(v, v), _mm_cmpunord_ps(d, d)));
+  }
+  if (_mm_movemask_ps(acc) != 0) return true;
+#endif
+  return any_non_finite_from_non_nan_scalar(y + i, x + i, n - i);
+}
+
 }  // namespace copper::backend::cpu::vector_math

@@ -59,4 +59,10 @@ bool apply(Isa isa, Fn f, const std::uint16_t* in, std::uint16_t* out, std::int6
 bool apply(Isa isa, Fn2 f, const double* a, const double* b, double* out, std::int64_t n);
 bool apply(Isa isa, Fn2 f, const float* a, const float* b, float* out, std::int64_t n);
 
+// Whether some y[i] is infinite or NaN where x[i] is not NaN: the elements of a unary
+// function's output errstate must classify (a NaN carried through raises nothing). SSE2
+// compares, two doubles or four floats at a time; x86-64 only (elsewhere: a plain loop).
+bool any_non_finite_from_non_nan(const double* y, const double* x, std::int64_t n);
+bool any_non_finite_from_non_nan(const float* y, const float* x, std::int64_t n);
+
 }  // namespace copper::backend::cpu::vector_math
