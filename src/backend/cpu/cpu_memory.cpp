@@ -8,6 +8,7 @@
 
 #include "backend/cpu/cpu_backend.h"
 #include "backend/cpu/element_load.h"
+#include "backend/cpu/host_block_cache.h"
 #include "backend/cpu/strided_loop.h"
 #include "backend/registry.h"
 #include "copper/fusion.hpp"
@@ -21,18 +22,29 @@ std::shared_ptr<Buffer> CpuBackend::allocate(std::size_t nbytes) {
   // 64-byte alignment: whole cache lines and any vector width; never a null pointer for 0 bytes.
   // Large blocks are 2 MiB aligned and asked to use transparent huge pages: the first
   // touch of a new array then faults 512x fewer pages (NumPy does the same).
+  // Blocks of 1 MiB and more come back from HostBlockCache when one of their size class was
+  // freed (host_block_cache.h: glibc would hand the pages back to the kernel, and the next
+  // array would fault them in again).
   constexpr std::size_t huge_page = std::size_t{1} << 21;
   const bool large = nbytes >= 4 * huge_page;
   const std::size_t align = large ? huge_page : 64;
-  std::size_t rounded = (std::max<std::size_t>(nbytes, 1) + align - 1) / align * align;
-  void* p = std::aligned_alloc(align, rounded);
+  auto round_up = [align](std::size_t n) { return (n + align - 1) / align * align; };
+  const std::size_t rounded = round_up(HostBlockCache::rounded_size(round_up(std::max<std::size_t>(nbytes, 1))));
+  HostBlockCache& cache = HostBlockCache::instance();
+  void* p = cache.take(rounded, align);
   if (!p) {
-    throw OutOfMemoryError("out of memory allocating " + std::to_string(nbytes) + " bytes on the CPU");
-  }
+    p = std::aligned_alloc(align, rounded);
+    if (!p && cache.cached_bytes() > 0) {
+      cache.release_all();
+      p = std::aligned_alloc(align, rounded);
+    }
+    if (!p) throw OutOfMemoryError("out of memory allocating " + std::to_string(nbytes) + " bytes on the CPU");
 #ifdef MADV_HUGEPAGE
-  if (large) madvise(p, rounded, MADV_HUGEPAGE);  // advisory: failure only costs speed
+    if (large) madvise(p, rounded, MADV_HUGEPAGE);  // advisory: failure only costs speed
 #endif
-  return std::make_shared<Buffer>(p, nbytes, copper::cpu, [](void* q) { std::free(q); });
+  }
+  return std::make_shared<Buffer>(p, nbytes, copper::cpu,
+                                  [rounded, align](void* q) { HostBlockCache::instance().give(q, rounded, align); });
 }
 
 // The machine's physical memory: the host allocator keeps no account of its own, and
