@@ -105,6 +105,30 @@ def test_binary_math_long_arrays_with_scattered_special_values(device, rng, name
         assert_same(inplace, np_call(np_fn, a, b), name)
 
 
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_complex_absolute_long_arrays_with_scattered_special_values(device, rng, dtype):
+    # |z| runs through the vector hypot over deinterleaved parts on the CPU: NaN and infinite
+    # parts anywhere (|inf + nan j| is inf), huge parts (overflow), strided and reversed.
+    for n in (17, 4099):
+        z = np.empty(n, dtype)
+        z.real = scattered_specials(rng, n, np.float64) * 10.0 ** rng.integers(-30, 30, n)
+        z.imag = scattered_specials(rng, n, np.float64)
+        for key in (slice(None), slice(None, None, -3)):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                got = check(np.absolute, cp.absolute, (z[key],), (cp.asarray(z)[key],), "absolute").get()
+            want = np_call(np.absolute, z[key])
+            np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+            np.testing.assert_array_equal(np.isinf(got), np.isinf(want))
+        with warnings.catch_warnings(record=True) as seen_np:
+            warnings.simplefilter("always")
+            np.absolute(z)
+        with warnings.catch_warnings(record=True) as seen_cp:
+            warnings.simplefilter("always")
+            cp.absolute(cp.asarray(z)).get()
+        assert sorted(str(w.message) for w in seen_cp) == sorted(str(w.message) for w in seen_np)
+
+
 @pytest.mark.parametrize("dtype", FLOAT_DTYPES)
 def test_arctan2_and_hypot_special_values(device, dtype):
     v = np.array([0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, np.nan], dtype=dtype)
