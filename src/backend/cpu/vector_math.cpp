@@ -61,24 +61,30 @@ constexpr std::array<float (*)(float), num_fns> kScalar32 = {
 constexpr std::array<double (*)(double, double), num_fns2> kScalar2_64 = {::atan2, ::hypot};
 constexpr std::array<float (*)(float, float), num_fns2> kScalar2_32 = {::atan2f, ::hypotf};
 
-// One function's domain and libm fallback in type T.
+// One function's domain and libm fallback in type T, made once per table (lanes_for).
 template <class T> struct Lanes {
-  T lo, hi, benign;
-  T (*scalar)(T);
-  T domain_nan;  // libm's NaN for a finite value outside the domain (its sign varies by function)
-  Lanes(const Domain& d, T (*s)(T))
-      : lo(static_cast<T>(std::max(d.lo, -static_cast<double>(std::numeric_limits<T>::max())))),
-        hi(static_cast<T>(std::min(d.hi, static_cast<double>(std::numeric_limits<T>::max())))),
-        benign(static_cast<T>(d.benign)), scalar(s),
-        domain_nan(d.lo > -kMax ? s(static_cast<T>(d.lo - 1)) : d.hi < kMax ? s(static_cast<T>(d.hi + 1))
-                                                                           : std::numeric_limits<T>::quiet_NaN()) {}
+  T lo{}, hi{}, benign{};
+  T (*scalar)(T) = nullptr;
+  T domain_nan{};  // libm's NaN for a finite value outside the domain (its sign varies by function)
 };
+
+template <class T> Lanes<T> lanes_for(const Domain& d, T (*s)(T)) {
+  Lanes<T> l;
+  l.lo = static_cast<T>(std::max(d.lo, -static_cast<double>(std::numeric_limits<T>::max())));
+  l.hi = static_cast<T>(std::min(d.hi, static_cast<double>(std::numeric_limits<T>::max())));
+  l.benign = static_cast<T>(d.benign);
+  l.scalar = s;
+  l.domain_nan = d.lo > -kMax ? s(static_cast<T>(d.lo - 1))
+                 : d.hi < kMax ? s(static_cast<T>(d.hi + 1))
+                               : std::numeric_limits<T>::quiet_NaN();
+  return l;
+}
 
 // One loop per (ISA, type). A register whose lanes are all inside the domain goes straight
 // to libmvec. Otherwise the call sees the benign value in the other lanes, and then NaN
 // lanes take x + x (the quiet NaN of x's payload), finite lanes outside the domain the NaN
-// libm gave for one such value when the table was made: both libm's answers there, which
-// the tests check bit for bit. Infinities get libm's value, one by one. Selects, no
+// libm gave for one such value when the table was made (lanes_for): both libm's answers
+// there, which the tests check bit for bit. Infinities get libm's value, one by one. Selects, no
 // per-lane branches: the lanes are often a random mix (data with missing values, log of
 // values of both signs). The tail is one register padded with the benign value.
 using Loop64 = void (*)(const void* fn, const Lanes<double>& d, const double* in, double* out, std::int64_t n);
@@ -418,14 +424,16 @@ constexpr Loop2_32 kLoops2_32[kNumIsas] = {};
 #endif
 
 struct Table {
-  // fn64[isa][f], fn32[isa][f]: libmvec's function, or null where it has none.
-  bool halves[kNumIsas] = {};  // the processor converts float16 at this ISA
+  // fn64[isa][f], fn32[isa][f]: libmvec's function (or copper's rounding), or null where it has none.
   const void* fn64[kNumIsas][num_fns] = {};
   const void* fn32[kNumIsas][num_fns] = {};
   const void* fn2_64[kNumIsas][num_fns2] = {};
   const void* fn2_32[kNumIsas][num_fns2] = {};
   bool loaded[kNumIsas] = {};
+  bool halves[kNumIsas] = {};  // the processor converts float16 at this ISA
   Isa active = Isa::none;
+  std::array<Lanes<double>, num_fns> lanes64;
+  std::array<Lanes<float>, num_fns> lanes32;
 };
 
 Isa cap_from_env() {
@@ -441,27 +449,31 @@ Isa cap_from_env() {
 const Table& table() {
   static const Table t = [] {
     Table t;
+    for (int f = 0; f < num_fns; ++f) {
+      t.lanes64[f] = lanes_for(kDomains[f], kScalar64[f]);
+      t.lanes32[f] = lanes_for(kDomains[f], kScalar32[f]);
+    }
 #ifdef COPPER_VECTOR_MATH_X86
     // libmvec ships with glibc on x86-64 (GLIBC_2.22: exp, log, sin, cos; 2.35: the rest);
     // a missing library or symbol leaves that entry to libm.
     void* lib = dlopen("libmvec.so.1", RTLD_NOW | RTLD_LOCAL);
     for (int isa = 1; isa < kNumIsas; ++isa) {
       if (!cpu_runs(static_cast<Isa>(isa))) continue;
+      // _ZGV<isa>N<lanes><v per argument>_<name>, the float form with twice the lanes.
+      auto symbol = [&](bool single, const char* args, const char* name) -> const void* {
+        const std::string sym = "_ZGV" + std::string(1, kLetter[isa]) + "N" +
+                                std::to_string(kLanes64[isa] * (single ? 2 : 1)) + args + "_" + name + (single ? "f" : "");
+        return lib ? dlsym(lib, sym.c_str()) : nullptr;
+      };
       bool any = false;
       for (int f = 0; f < num_libmvec_fns; ++f) {
-        const std::string name = kNames[f];
-        const std::string d = "_ZGV" + std::string(1, kLetter[isa]) + "N" + std::to_string(kLanes64[isa]) + "v_" + name;
-        const std::string s = "_ZGV" + std::string(1, kLetter[isa]) + "N" + std::to_string(2 * kLanes64[isa]) + "v_" + name + "f";
-        t.fn64[isa][f] = lib ? dlsym(lib, d.c_str()) : nullptr;
-        t.fn32[isa][f] = lib ? dlsym(lib, s.c_str()) : nullptr;
+        t.fn64[isa][f] = symbol(false, "v", kNames[f]);
+        t.fn32[isa][f] = symbol(true, "v", kNames[f]);
         any = any || t.fn64[isa][f] || t.fn32[isa][f];
       }
       for (int f = 0; f < num_fns2; ++f) {
-        const std::string prefix = "_ZGV" + std::string(1, kLetter[isa]) + "N";
-        const std::string d = prefix + std::to_string(kLanes64[isa]) + "vv_" + kNames2[f];
-        const std::string s = prefix + std::to_string(2 * kLanes64[isa]) + "vv_" + kNames2[f] + "f";
-        t.fn2_64[isa][f] = lib ? dlsym(lib, d.c_str()) : nullptr;
-        t.fn2_32[isa][f] = lib ? dlsym(lib, s.c_str()) : nullptr;
+        t.fn2_64[isa][f] = symbol(false, "vv", kNames2[f]);
+        t.fn2_32[isa][f] = symbol(true, "vv", kNames2[f]);
       }
       t.loaded[isa] = any;
       t.halves[isa] = isa == static_cast<int>(Isa::avx512) ||
@@ -504,16 +516,14 @@ bool runs(Isa isa) { return isa != Isa::none && table().loaded[static_cast<int>(
 bool apply(Isa isa, Fn f, const double* in, double* out, std::int64_t n) {
   const void* fn = runs(isa) ? table().fn64[static_cast<int>(isa)][static_cast<int>(f)] : nullptr;
   if (!fn) return false;
-  const Lanes<double> lanes(kDomains[static_cast<int>(f)], kScalar64[static_cast<int>(f)]);
-  kLoops64[static_cast<int>(isa)](fn, lanes, in, out, n);
+  kLoops64[static_cast<int>(isa)](fn, table().lanes64[static_cast<int>(f)], in, out, n);
   return true;
 }
 
 bool apply(Isa isa, Fn f, const float* in, float* out, std::int64_t n) {
   const void* fn = runs(isa) ? table().fn32[static_cast<int>(isa)][static_cast<int>(f)] : nullptr;
   if (!fn) return false;
-  const Lanes<float> lanes(kDomains[static_cast<int>(f)], kScalar32[static_cast<int>(f)]);
-  kLoops32[static_cast<int>(isa)](fn, lanes, in, out, n);
+  kLoops32[static_cast<int>(isa)](fn, table().lanes32[static_cast<int>(f)], in, out, n);
   return true;
 }
 
