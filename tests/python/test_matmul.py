@@ -9,7 +9,7 @@ from conftest import ALL_DTYPES, assert_matches, random_array, random_pair
 SIG = r"\(n\?,k\),\(k,m\?\)->\(n\?,m\?\)"
 
 
-def check_product(c, n, a, b, k):
+def check_product(c, n, a, b, k, bound=None):
     """Exact for bool and integers (wrapping arithmetic is exact); for inexact types the
     classic GEMM bound |c - n| <= k * eps * (|a| @ |b|), doubled because both sides round
     (float16 rounds its float32 sum once at the end, so its eps counts once per side)."""
@@ -19,8 +19,9 @@ def check_product(c, n, a, b, k):
     if n.dtype.kind in "biu":
         np.testing.assert_array_equal(got, n)
         return
-    eps = np.finfo(n.dtype).eps
-    bound = np.abs(np.asarray(a)).astype(np.float64) @ np.abs(np.asarray(b)).astype(np.float64)
+    eps = float(np.finfo(n.dtype).eps)  # a Python float: 2 * k * eps in float16 overflows
+    if bound is None:
+        bound = np.abs(np.asarray(a)).astype(np.float64) @ np.abs(np.asarray(b)).astype(np.float64)
     tol = 2 * max(k, 1) * eps * np.broadcast_to(bound, n.shape) + np.finfo(n.dtype).tiny
     err = np.abs(got.astype(np.complex128) - n.astype(np.complex128))
     assert np.all(err <= tol), float(np.max(err - tol))
@@ -81,6 +82,54 @@ def test_matmul_large_threaded(device, rng, dtype):
     na, ca = random_pair(rng, (300, 4, 3), dtype)
     nb, cb = random_pair(rng, (3, 2), dtype)
     check_product(ca @ cb, na @ nb, na, nb, 3)
+
+
+# Around the dot kernel's lane counts (4-16) and its fixed 32768-element chunks (threads
+# split a single product longer than 65536).
+VECTOR_LENGTHS = [1, 3, 15, 16, 17, 33, 1000, 65537, 200003]
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+@pytest.mark.parametrize("k", VECTOR_LENGTHS)
+def test_vector_products(device, rng, dtype, k):
+    # One vector times another (dot, matmul, vecdot), a stack of rows times a vector, and
+    # vecdot along a strided axis (multiply and sum, not the dot kernel). float16 draws small
+    # values so that long sums stay finite.
+    low, high = (-1, 1) if dtype == np.float16 else (-100, 100)
+    na, nb = (random_array(rng, (k,), dtype, low, high) for _ in range(2))
+    ca, cb = cp.asarray(na), cp.asarray(nb)
+    conj_a = np.conj(na) if na.dtype.kind == "c" else na
+    check_product(cp.matmul(ca, cb), np.matmul(na, nb), na, nb, k)
+    check_product(cp.dot(ca, cb), np.dot(na, nb), na, nb, k)
+    check_product(cp.vecdot(ca, cb), np.vecdot(na, nb), conj_a, nb, k)
+    rows = 3 if k > 1000 else 7
+    nm = random_array(rng, (2, rows, k), dtype, low, high)
+    cm = cp.asarray(nm)
+    check_product(cm @ cb, nm @ nb, nm, nb, k)
+    check_product(cp.vecdot(cm, cb), np.vecdot(nm, nb), np.conj(nm) if nm.dtype.kind == "c" else nm, nb, k)
+    if k <= 1000:
+        nt = np.asarray(random_array(rng, (k, 5), dtype, low, high))
+        ct = cp.asarray(nt)
+        check_product(cp.vecdot(ct, ct, axis=0), np.vecdot(nt, nt, axis=0), None, None, k,
+                      bound=(np.abs(nt).astype(np.float64) ** 2).sum(axis=0))
+        check_product(ca[::-1] @ cb[::-1], na[::-1] @ nb[::-1], na, nb, k)
+
+
+def test_bool_vector_products_read_bytes_as_true(device, rng):
+    # A bool view of other bytes: every nonzero byte is True, as NumPy reads it.
+    raw = rng.integers(0, 4, size=(2, 40), dtype=np.int8)
+    raw[:, ::3] = 0
+    nv = raw.view(np.bool_)
+    cv = cp.asarray(raw).view(cp.bool_)
+    for i, j in [(0, 1), (1, 1)]:
+        assert bool(cp.matmul(cv[i], cv[j])) == bool(np.matmul(nv[i], nv[j]))
+        assert bool(cp.vecdot(cv[i], cv[j])) == bool(np.vecdot(nv[i], nv[j]))
+    sparse = np.zeros(40, np.int8)
+    sparse[7] = 2
+    other = np.zeros(40, np.int8)
+    other[7] = 4
+    assert bool(cp.asarray(sparse).view(cp.bool_) @ cp.asarray(other).view(cp.bool_))
+    assert not bool(cp.asarray(sparse).view(cp.bool_) @ cp.asarray(np.roll(other, 1)).view(cp.bool_))
 
 
 def test_matmul_out(device, rng):
