@@ -291,3 +291,18 @@ def test_ldexp_python_int_exponent_is_int32(device, exponent):
     with np.errstate(over="ignore", under="ignore"), cp.errstate(over="ignore", under="ignore"):
         got = cp.ldexp(cp.asarray(x, device=device), exponent)
     np.testing.assert_array_equal(got.get(), want)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64])
+def test_bitwise_count_over_the_whole_range(device, rng, dtype):
+    # Values drawn from the type's whole range and its extremes (the CPU's popcnt loop for
+    # 32- and 64-bit, the portable count for the others), contiguous, strided and reversed.
+    ii = np.iinfo(dtype)
+    a = rng.integers(ii.min, ii.max, size=4099, dtype=dtype, endpoint=True)
+    a[::97] = ii.min
+    a[1::89] = ii.max
+    c = cp.asarray(a)
+    for key in (slice(None), slice(None, None, 3), slice(None, None, -1)):
+        got = cp.bitwise_count(c[key])
+        assert got.dtype == np.uint8
+        np.testing.assert_array_equal(got.get(), np.bitwise_count(a[key]))

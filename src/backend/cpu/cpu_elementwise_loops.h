@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "backend/cpu/element_load.h"
+#include "backend/cpu/popcount.h"
 #include "backend/cpu/strided_loop.h"
 #include "backend/cpu/vector_math.h"
 #include "ops/catalogue.h"
@@ -254,6 +255,8 @@ bool run(std::array<char*, NOP> p, std::array<std::int64_t, NOP> s, std::int64_t
       if (bool dirty = false; vector_run<Op, T, 1, Scan, Keep>(p[0], s[0], {p[1]}, {s[1]}, n, kept, dirty)) return dirty;
     if constexpr (ops::is_same_v<Op, ops::absolute> && ops::Complex<T> && ops::is_same_v<A, T>)
       if (bool dirty = false; complex_abs_run<T, R, Scan, Keep>(p[0], s[0], p[1], s[1], n, kept, dirty)) return dirty;
+    if constexpr (ops::is_same_v<Op, ops::bitwise_count> && ops::Int<T> && sizeof(T) >= 4 && Keep < 0 && !Scan)
+      if (s[0] == rs && s[1] == as && popcount::run(a, o, n)) return false;
     if (s[0] == rs && s[1] == as) {
       for (std::int64_t i = 0; i < n; ++i) put(o[i], ops::invoke<Op, R>(ld.template operator()<0>(a, i)));
     } else {
