@@ -41,8 +41,11 @@ struct KernelInput {
   alignas(16) unsigned char inline_value[16];  // a scalar's value (the view's host_value)
 };
 // An array input broadcast to `shape`, cast to `dtype` (a copy when the dtype differs or
-// when it overlaps `dst` without being exactly dst's own view).
-KernelInput array_input(const ndarray& a, const Shape& shape, DType dtype, const ndarray* dst);
+// when it overlaps `dst` without being exactly dst's own view). With `backend_casts` (a
+// backend whose elementwise loops convert as they read: Backend::casts_inputs) an input
+// of another dtype that does not overlap `dst` keeps its own dtype and memory.
+KernelInput array_input(const ndarray& a, const Shape& shape, DType dtype, const ndarray* dst,
+                        bool backend_casts = false);
 // A scalar input stored in k itself (the view points into k): one host element of
 // `dtype`, read with zero strides; GPU backends pass it to kernels by value.
 void scalar_input(KernelInput& k, const Scalar& s, const Shape& shape, DType dtype, Device device);

@@ -173,11 +173,15 @@ const Shape& broadcast_operands(std::span<const operand* const> inputs, std::spa
   return storage;
 }
 
-KernelInput array_input(const ndarray& a, const Shape& shape, DType dtype, const ndarray* dst) {
+KernelInput array_input(const ndarray& a, const Shape& shape, DType dtype, const ndarray* dst, bool backend_casts) {
   KernelInput k;
+  DType view_dtype = dtype;
   if (a.dtype() != dtype) {
     warn_if_discarding_imaginary(a.dtype(), dtype);  // dtype= with casting='unsafe'
-    k.keep = astype(a, dtype);
+    // A loop that converts block by block reads the input in place, unless the output it
+    // writes shares memory with it (a later block's input could be overwritten first).
+    if (backend_casts && !(dst && overlaps(a, *dst))) view_dtype = a.dtype();
+    else k.keep = astype(a, dtype);
   } else if (dst && overlaps(a, *dst)) {
     // Reading exactly the elements being written (x += 1) is safe; any other overlap is not.
     bool same_view = a.offset() == dst->offset() && a.shape() == dst->shape() && a.strides() == dst->strides();
@@ -190,7 +194,7 @@ KernelInput array_input(const ndarray& a, const Shape& shape, DType dtype, const
     int j = nd - src.ndim() + i;
     if (src.shape()[i] != 1) strides[j] = src.strides()[i];
   }
-  k.view = backend::ArrayView{src.size() ? src.data() : nullptr, dtype, shape, std::move(strides)};
+  k.view = backend::ArrayView{src.size() ? src.data() : nullptr, view_dtype, shape, std::move(strides)};
   return k;
 }
 
@@ -348,7 +352,8 @@ void apply_ufunc(UfuncId op, std::span<const operand* const> inputs, const Ufunc
         prepared[k] = array_input(c, shape, in_dtype, nullptr);
         if (!prepared[k].keep.valid()) prepared[k].keep = std::move(c);
       } else if (inputs[k]->is_array()) {
-        prepared[k] = array_input(inputs[k]->array(), shape, in_dtype, direct[0] ? outs[0] : nullptr);
+        prepared[k] = array_input(inputs[k]->array(), shape, in_dtype, direct[0] ? outs[0] : nullptr,
+                                  be.casts_inputs());
       } else {
         scalar_input(prepared[k], scalars[k], shape, in_dtype, device);
       }

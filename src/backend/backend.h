@@ -92,6 +92,10 @@ class Backend {
   // frexp), out[1] with dtype ops::info(op).out2[loop].
   virtual void elementwise_multi(ops::UfuncId op, DType loop, std::span<const ArrayView> in,
                                  std::span<const ArrayView> out) = 0;
+  // Whether elementwise/elementwise_multi also take an input of another dtype than the
+  // loop's, converting its values as copy() would while they read it (block by block,
+  // never a whole temporary). Otherwise the caller casts such inputs first.
+  virtual bool casts_inputs() const { return false; }
   // Automatic fusion: whether run_chain can take `step` (its kind, op, loop and operand
   // dtypes are set), and the chain's run (one pass over memory, steps in order per block;
   // fused_chain.h). Backends without chains get no deferred work.

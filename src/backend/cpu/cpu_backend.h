@@ -25,6 +25,7 @@ class CpuBackend final : public backend::Backend {
   void elementwise(ops::UfuncId op, DType loop, std::span<const ArrayView> in, const ArrayView& out) override;
   void elementwise_multi(ops::UfuncId op, DType loop, std::span<const ArrayView> in,
                          std::span<const ArrayView> out) override;
+  bool casts_inputs() const override { return true; }
   void fold(ops::UfuncId op, DType loop, const ArrayView& in, const ArrayView& out, const FoldOptions& o) override;
   void where(const ArrayView& cond, const ArrayView& x, const ArrayView& y, const ArrayView& out) override;
   // cpu_fused_chain.cpp (automatic fusion: block by block)

@@ -2,6 +2,7 @@
 #include <cstring>
 
 #include "backend/cpu/cpu_backend.h"
+#include "backend/cpu/cpu_elementwise_cast.h"
 #include "backend/cpu/cpu_elementwise_loops.h"
 #include "api/fp_errors_internal.h"
 #include "copper/errstate.hpp"
@@ -70,15 +71,26 @@ void CpuBackend::elementwise_multi(ops::UfuncId op, DType loop, std::span<const 
     throw NotImplementedError("no CPU loop for ufunc '" + std::string(ops::info(op).name) + "' over " +
                               std::string(name(loop)));
   }
+  // Inputs of another dtype than the loop's are converted block by block (casts_inputs).
+  std::array<DType, 3> want{};
+  bool converting = false;
+  for (std::size_t k = 0; k < in.size(); ++k) {
+    want[k] = ops::input_dtype(op, loop, static_cast<int>(k));
+    converting = converting || in[k].dtype != want[k];
+  }
+  auto run = [&] {
+    if (converting) elementwise_casting(fn, in, std::span<const DType>(want.data(), in.size()), out);
+    else fn(in, out);
+  };
   // errstate: the loops flag what the calling thread watches; reported as the op returns.
   const unsigned mask = fp_watch_mask();
-  if (mask == 0) return fn(in, out);
+  if (mask == 0) return run();
   FpWatch watch;
   struct Scope {
     explicit Scope(FpWatch* w) { fp_watch = w; }
     ~Scope() { fp_watch = nullptr; }
   } scope(&watch);
-  fn(in, out);
+  run();
   fp_watch = nullptr;
   if (const unsigned bits = watch.found.load() & mask)
     report_fp_errors(bits, copper::detail::fp_op_name(op));

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "backend/cpu/cpu_backend.h"
+#include "backend/cpu/cpu_cast.h"
 #include "backend/cpu/element_load.h"
 #include "backend/cpu/host_block_cache.h"
 #include "backend/cpu/strided_loop.h"
@@ -77,6 +78,12 @@ void cast_run(std::array<char*, 2> p, std::array<std::int64_t, 2> s, std::int64_
 }
 
 }  // namespace
+
+CastRunFn cast_run_for(DType to, DType from) {
+  CastRunFn fn = nullptr;
+  ops::visit_dtype(to, [&]<class To>() { ops::visit_dtype(from, [&]<class From>() { fn = &cast_run<To, From>; }); });
+  return fn;
+}
 
 void CpuBackend::copy(const ArrayView& src, const ArrayView& dst) {
   ops::visit_dtype(dst.dtype, [&]<class To>() {
