@@ -5,6 +5,8 @@ fix, nan_to_num, real_if_close, isneginf/isposinf, iscomplex/isreal(obj), isclos
 allclose, array_equal, array_equiv): NumPy as the oracle, every loop dtype, edge values,
 broadcasting and strided views, on each device. (scalar_ops_oracle.py checks the scalar
 functors themselves on many more values.)"""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -306,3 +308,42 @@ def test_bitwise_count_over_the_whole_range(device, rng, dtype):
         got = cp.bitwise_count(c[key])
         assert got.dtype == np.uint8
         np.testing.assert_array_equal(got.get(), np.bitwise_count(a[key]))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("exp_dtype", [np.int32, np.int64])
+def test_frexp_ldexp_long_runs_with_scattered_specials(device, rng, dtype, exp_dtype):
+    # The CPU computes blocks of 256 plain elements from the bits and sends a block holding a
+    # zero, subnormal, infinity, NaN or a result outside the normal range to libm: long runs
+    # with a few of those scattered, contiguous, strided and in place.
+    n = 5000
+    fi = np.finfo(dtype)
+    x = (rng.standard_normal(n) * 10.0 ** rng.integers(-30, 30, n)).astype(dtype)
+    k = rng.integers(-60, 60, n).astype(exp_dtype)
+    specials = [0.0, -0.0, np.inf, -np.inf, np.nan, float(fi.smallest_subnormal), -float(fi.tiny) / 4, float(fi.max)]
+    where = rng.choice(n, 40, replace=False)
+    x[where[:len(specials)]] = specials
+    k[where[len(specials):20]] = rng.choice([-2000, -300, 300, 2000, 2**31 - 1, -2**31], 20 - len(specials))
+    x[1024:1280] = rng.standard_normal(256)  # a whole block of plain values
+    k[1024:1280] = rng.integers(-5, 5, 256)
+    cx, ck = cp.asarray(x), cp.asarray(k)
+    for key in (slice(None), slice(None, None, 2)):
+        with warnings.catch_warnings(record=True) as w_np:
+            warnings.simplefilter("always")
+            expected = np.ldexp(x[key], k[key])
+        with warnings.catch_warnings(record=True) as w_cp:
+            warnings.simplefilter("always")
+            got = cp.ldexp(cx[key], ck[key]).get()  # a deferred op warns when it runs
+        np.testing.assert_array_equal(got, expected)
+        assert np.array_equal(np.signbit(got), np.signbit(expected))
+        assert sorted({str(w.message) for w in w_cp}) == sorted({str(w.message) for w in w_np})
+        m, e = cp.frexp(cx[key])
+        em, ee = np.frexp(x[key])
+        np.testing.assert_array_equal(m.get(), em)
+        np.testing.assert_array_equal(e.get(), ee)
+        assert e.dtype == ee.dtype and np.array_equal(np.signbit(m.get()), np.signbit(em))
+    inplace, cinplace = x.copy(), cx.copy()
+    with np.errstate(all="ignore"), cp.errstate(all="ignore"):
+        np.ldexp(inplace, k, out=inplace)
+        cp.ldexp(cinplace, ck, out=cinplace)
+    np.testing.assert_array_equal(cinplace.get(), inplace)

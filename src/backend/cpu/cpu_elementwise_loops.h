@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "backend/cpu/element_load.h"
+#include "backend/cpu/exponent_bits.h"
 #include "backend/cpu/popcount.h"
 #include "backend/cpu/strided_loop.h"
 #include "backend/cpu/vector_math.h"
@@ -210,7 +211,8 @@ bool complex_abs_run(char* out, std::int64_t os, const char* in, std::int64_t is
 // With Scan (errstate), it also returns whether some output is not finite; with Keep = k,
 // it copies input k's values to the dense buffer `kept` as it reads them (an input the
 // outputs overwrite, which the errors' classification may need).
-template <class Op, class T, int N, int NOP, bool Scan = false, int Keep = -1>
+// General skips the special blocks of frexp/ldexp (their fallback calls it).
+template <class Op, class T, int N, int NOP, bool Scan = false, int Keep = -1, bool General = false>
 bool run(std::array<char*, NOP> p, std::array<std::int64_t, NOP> s, std::int64_t n, unsigned char* kept = nullptr) {
   using R = ops::stored_result_t<Op, N, T>;
   using A = ops::op_input_t<Op, T, 0>;
@@ -236,6 +238,36 @@ bool run(std::array<char*, NOP> p, std::array<std::int64_t, NOP> s, std::int64_t
     if constexpr (Scan) scan.add(v);
   };
   auto put_at = [&](std::int64_t i, R v) { put(*reinterpret_cast<R*>(p[0] + i * s[0]), v); };
+  // frexp and ldexp of float32/float64 by exponent arithmetic, a block at a time; a block
+  // with any zero, subnormal, non-finite or out-of-range element runs the loops below
+  // (libm) instead. Every plain result is finite: nothing for errstate.
+  if constexpr (!General && (ops::is_same_v<Op, ops::frexp> || ops::is_same_v<Op, ops::ldexp>) &&
+                (ops::is_same_v<T, float> || ops::is_same_v<T, double>) && Keep < 0) {
+    constexpr bool is_frexp = ops::is_same_v<Op, ops::frexp>;
+    constexpr std::int64_t third = is_frexp ? sizeof(std::int32_t) : sizeof(std::int64_t);
+    if constexpr (is_frexp) static_assert(ops::is_same_v<ops::stored_result2_t<Op, N, T>, std::int32_t>);
+    if (s[0] == rs && s[1] == as && s[2] == third) {
+      constexpr std::int64_t block = 256;
+      alignas(64) T first[block];
+      alignas(64) std::int32_t second[block];
+      bool dirty = false;
+      for (std::int64_t done = 0; done < n; done += block) {
+        const std::int64_t m = std::min(block, n - done);
+        bool plain;
+        if constexpr (is_frexp) plain = exponent_bits::frexp_block(a + done, first, second, m);
+        else plain = exponent_bits::ldexp_block(a + done, reinterpret_cast<const std::int64_t*>(p[2]) + done, first, m);
+        if (plain) {
+          std::memcpy(o + done, first, m * sizeof(T));
+          if constexpr (is_frexp) std::memcpy(p[2] + done * third, second, m * third);
+        } else {
+          std::array<char*, NOP> q;
+          for (int k = 0; k < NOP; ++k) q[k] = p[k] + done * s[k];
+          dirty = run<Op, T, N, NOP, Scan, Keep, true>(q, s, m) || dirty;
+        }
+      }
+      return dirty;
+    }
+  }
   if constexpr (NOP == N + 2) {  // two outputs: the second is the last operand
     using R2 = ops::stored_result2_t<Op, N, T>;
     auto* o2 = p[N + 1];
