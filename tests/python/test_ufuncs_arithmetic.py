@@ -229,3 +229,30 @@ def test_aliases_are_the_same_ops(device, rng):
     assert_same(cp.bitwise_invert(cp.asarray(i)), ~i, "invert")
     assert_same(cp.bitwise_left_shift(cp.asarray(i), 2), i << 2, "left_shift")
     assert_same(cp.bitwise_right_shift(cp.asarray(i), 1), i >> 1, "right_shift")
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("exponent", [2.0, 0.5, -1.0, 3.0, 2.7])
+def test_power_with_one_exponent_for_the_whole_array(device, rng, dtype, exponent):
+    # NumPy's power loop computes a scalar exponent of 2, 0.5 or -1 as x * x, sqrt(x) and
+    # 1 / x (so -0.0 ** 0.5 is -0.0 and -inf ** 0.5 NaN); the CPU does the same. The GPU
+    # calls pow for every exponent (those two values differ there; documented).
+    x = random_array(rng, (3001,), dtype, -50, 50)
+    x[::97] = np.resize(np.array([-0.0, 0.0, np.inf, -np.inf, np.nan, 1e-30, -1e30, 7.0], dtype), len(x[::97]))
+    cx = cp.asarray(x)
+    for key in (slice(None), slice(None, None, -3)):
+        for e in (exponent, np.asarray(exponent, dtype)):
+            with np.errstate(all="ignore"):
+                expected = np.power(x[key], e)
+            with cp.errstate(all="ignore"):
+                got = cp.power(cx[key], cp.asarray(e) if isinstance(e, np.ndarray) else e)
+            if device == "cpu" and exponent in (2.0, 0.5, -1.0):
+                np.testing.assert_array_equal(got.get(), expected)
+                assert np.array_equal(np.signbit(got.get()), np.signbit(expected))
+            else:
+                np.testing.assert_allclose(got.get(), expected, rtol=4 * np.finfo(dtype).eps, atol=0)
+    if device == "cpu":
+        with pytest.warns(RuntimeWarning, match="invalid value encountered in power"):
+            cp.power(cp.asarray(np.array([-4.0, 4.0], dtype)), 0.5).get()
+        with pytest.warns(RuntimeWarning, match="divide by zero encountered in power"):
+            cp.power(cp.asarray(np.array([0.0, 4.0], dtype)), -1.0).get()

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <cmath>
 #include <cstring>
 #include <span>
 #include <type_traits>
@@ -111,6 +112,7 @@ COPPER_VECTOR_FN(floor, floor) COPPER_VECTOR_FN(ceil, ceil) COPPER_VECTOR_FN(tru
 template <class Op> inline constexpr int vector_fn2 = -1;
 template <> inline constexpr int vector_fn2<ops::arctan2> = static_cast<int>(vector_math::Fn2::atan2);
 template <> inline constexpr int vector_fn2<ops::hypot> = static_cast<int>(vector_math::Fn2::hypot);
+template <> inline constexpr int vector_fn2<ops::power> = static_cast<int>(vector_math::Fn2::pow);  // float32 only
 
 // Whether the loop of Op over T (N inputs, R stored) is one libmvec call per register.
 // float16 (one input) goes through the float32 function, converted by the processor.
@@ -119,7 +121,8 @@ inline constexpr bool vectorized = (N == 1 ? vector_fn<Op> : N == 2 ? vector_fn2
                                    (ops::is_same_v<T, float> || ops::is_same_v<T, double> ||
                                     (ops::is_same_v<T, ops::half> && N == 1)) &&
                                    ops::is_same_v<R, T> && ops::is_same_v<ops::op_input_t<Op, T, 0>, T> &&
-                                   ops::is_same_v<ops::op_input_t<Op, T, N - 1>, T>;
+                                   ops::is_same_v<ops::op_input_t<Op, T, N - 1>, T> &&
+                                   !(ops::is_same_v<Op, ops::power> && !ops::is_same_v<T, float>);
 
 // run()'s loop through vector_math for N = 1 or 2 inputs, in chunks: strided operands
 // (broadcast scalars included: stride 0) are gathered to and scattered from buffers on the
@@ -295,6 +298,26 @@ bool run(std::array<char*, NOP> p, std::array<std::int64_t, NOP> s, std::int64_t
       for (std::int64_t i = 0; i < n; ++i) put_at(i, ops::invoke<Op, R>(at.template operator()<A>(1, i)));
     }
   } else if constexpr (N == 2) {
+    // power with one exponent for the whole run (stride 0) of 2, 0.5 or -1 is x * x, sqrt(x)
+    // or 1 / x, as NumPy's loop computes it (so power(-0.0, 0.5) is -0.0 and power(-inf,
+    // 0.5) NaN there, where pow gives +0.0 and +inf), at the speed of those operations.
+    if constexpr (ops::is_same_v<Op, ops::power> && (ops::is_same_v<T, float> || ops::is_same_v<T, double>) &&
+                  ops::is_same_v<R, T> && ops::is_same_v<B, T> && Keep != 1) {
+      if (s[2] == 0) {
+        const T y = load_element<T>(p[2]);
+        auto each = [&](auto f) {
+          if (s[0] == rs && s[1] == as) {
+            for (std::int64_t i = 0; i < n; ++i) put(o[i], f(ld.template operator()<0>(a, i)));
+          } else {
+            for (std::int64_t i = 0; i < n; ++i) put_at(i, f(at.template operator()<A>(1, i)));
+          }
+          return scan.found();
+        };
+        if (y == T(2)) return each([](T x) { return x * x; });
+        if (y == T(0.5)) return each([](T x) { return std::sqrt(x); });
+        if (y == T(-1)) return each([](T x) { return T(1) / x; });
+      }
+    }
     if constexpr (vectorized<Op, T, N, R>)
       if (bool dirty = false; vector_run<Op, T, 2, Scan, Keep>(p[0], s[0], {p[1], p[2]}, {s[1], s[2]}, n, kept, dirty))
         return dirty;

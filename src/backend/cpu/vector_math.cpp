@@ -27,7 +27,7 @@ constexpr std::array<const char*, num_libmvec_fns> kNames = {
     "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin", "acos", "atan",
     "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "cbrt"};
 
-constexpr std::array<const char*, num_fns2> kNames2 = {"atan2", "hypot"};
+constexpr std::array<const char*, num_fns2> kNames2 = {"atan2", "hypot", "pow"};
 
 constexpr int kNumIsas = static_cast<int>(Isa::avx512) + 1;
 
@@ -58,8 +58,8 @@ constexpr std::array<float (*)(float), num_fns> kScalar32 = {
     ::expf, ::exp2f, ::expm1f, ::logf, ::log2f, ::log10f, ::log1pf, ::sinf, ::cosf, ::tanf, ::asinf, ::acosf, ::atanf,
     ::sinhf, ::coshf, ::tanhf, ::asinhf, ::acoshf, ::atanhf, ::cbrtf, ::floorf, ::ceilf, ::truncf, ::rintf};
 
-constexpr std::array<double (*)(double, double), num_fns2> kScalar2_64 = {::atan2, ::hypot};
-constexpr std::array<float (*)(float, float), num_fns2> kScalar2_32 = {::atan2f, ::hypotf};
+constexpr std::array<double (*)(double, double), num_fns2> kScalar2_64 = {::atan2, ::hypot, ::pow};
+constexpr std::array<float (*)(float, float), num_fns2> kScalar2_32 = {::atan2f, ::hypotf, ::powf};
 
 // One function's domain and libm fallback in type T, made once per table (lanes_for).
 template <class T> struct Lanes {
@@ -528,6 +528,7 @@ bool apply(Isa isa, Fn f, const float* in, float* out, std::int64_t n) {
 }
 
 bool apply(Isa isa, Fn2 f, const double* a, const double* b, double* out, std::int64_t n) {
+  if (f == Fn2::pow) return false;  // not exact where libm is (vector_math.h)
   const void* fn = runs(isa) ? table().fn2_64[static_cast<int>(isa)][static_cast<int>(f)] : nullptr;
   if (!fn) return false;
   kLoops2_64[static_cast<int>(isa)](fn, kScalar2_64[static_cast<int>(f)], a, b, out, n);
