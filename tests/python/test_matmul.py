@@ -113,6 +113,13 @@ def test_vector_products(device, rng, dtype, k):
         check_product(cp.vecdot(ct, ct, axis=0), np.vecdot(nt, nt, axis=0), None, None, k,
                       bound=(np.abs(nt).astype(np.float64) ** 2).sum(axis=0))
         check_product(ca[::-1] @ cb[::-1], na[::-1] @ nb[::-1], na, nb, k)
+        # Rows padded (a row stride past k) times a vector of stride 2: the CPU's ?gemv_ path
+        # for floats when rows * k >= 4096, the loops otherwise.
+        nw = random_array(rng, (7, 2 * k), dtype, low, high)
+        nx = random_array(rng, (2 * k,), dtype, low, high)
+        cw, cx = cp.asarray(nw), cp.asarray(nx)
+        check_product(cw[:, :k] @ cx[::2], nw[:, :k] @ nx[::2], nw[:, :k], nx[::2], k)
+        check_product(cw[:1, :k] @ cx[1::2], nw[:1, :k] @ nx[1::2], nw[:1, :k], nx[1::2], k)
 
 
 def test_bool_vector_products_read_bytes_as_true(device, rng):

@@ -8,10 +8,12 @@
 namespace copper::backend::cpu {
 namespace {
 
-// The four ?gemm_ entry points of the library `lib` under one naming scheme, or false.
+// The four ?gemm_ entry points of the library `lib` under one naming scheme (and its ?gemv_,
+// where it has them), or false.
 bool find_gemm(void* lib, const char* prefix, const char* suffix, Blas& b) {
   auto sym = [&](const char* name) { return dlsym(lib, (std::string(prefix) + name + suffix).c_str()); };
   b.sgemm = sym("sgemm"), b.dgemm = sym("dgemm"), b.cgemm = sym("cgemm"), b.zgemm = sym("zgemm");
+  b.sgemv = sym("sgemv"), b.dgemv = sym("dgemv"), b.cgemv = sym("cgemv"), b.zgemv = sym("zgemv");
   return b.sgemm && b.dgemm && b.cgemm && b.zgemm;
 }
 

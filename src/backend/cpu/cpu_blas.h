@@ -22,12 +22,27 @@ using GemmFn64 = void (*)(const char* transa, const char* transb, const std::int
                           const std::int64_t* ldb, const T* beta, T* c, const std::int64_t* ldc, std::size_t transa_len,
                           std::size_t transb_len);
 
+// ?gemv_: y = alpha op(A) x + beta y (a subroutine, so no Fortran function-return ABI to match,
+// which ?dot_ would need), in both integer widths.
+template <class T>
+using GemvFn = void (*)(const char* trans, const int* m, const int* n, const T* alpha, const T* a, const int* lda,
+                        const T* x, const int* incx, const T* beta, T* y, const int* incy, std::size_t trans_len);
+template <class T>
+using GemvFn64 = void (*)(const char* trans, const std::int64_t* m, const std::int64_t* n, const T* alpha, const T* a,
+                          const std::int64_t* lda, const T* x, const std::int64_t* incx, const T* beta, T* y,
+                          const std::int64_t* incy, std::size_t trans_len);
+
 struct Blas {
   // GemmFn<T>, or GemmFn64<T> when ilp64: cast by the caller (gemm_of in cpu_matmul.cpp).
   void* sgemm = nullptr;
   void* dgemm = nullptr;
   void* cgemm = nullptr;  // complex<float> elements (re, im pairs)
   void* zgemm = nullptr;  // complex<double> elements
+  // GemvFn<T> or GemvFn64<T>; null where the library lacks them (matmul then uses its loop).
+  void* sgemv = nullptr;
+  void* dgemv = nullptr;
+  void* cgemv = nullptr;
+  void* zgemv = nullptr;
   bool ilp64 = false;     // 64-bit integer arguments
   bool threaded = false;  // the library runs its own threads (OpenBLAS): call it once
   std::string path;       // which library was loaded

@@ -188,6 +188,46 @@ void dot_rows(const ArrayView& a, const ArrayView& b, const ArrayView& out, cons
   });
 }
 
+// The library's ?gemv_ for element type T (null where it has none).
+template <class T> void* gemv_of(const Blas& l) {
+  if constexpr (std::is_same_v<T, float>) return l.sgemv;
+  else if constexpr (std::is_same_v<T, double>) return l.dgemv;
+  else if constexpr (std::is_same_v<T, ops::complex<float>>) return l.cgemv;
+  else return l.zgemv;
+}
+
+// out[i] = a's row i . b's column for every batch, one ?gemv_ per batch: a's rows are
+// contiguous with a non-negative row stride, b's column has a positive stride (or k == 1).
+// Column-major, a's rows are the columns of a k x m matrix, so out = op(A) x with op = 'T'.
+template <class T>
+void gemv_rows(const Blas& lib, const ArrayView& a, const ArrayView& b, const ArrayView& out, const MatmulGeometry& g) {
+  const int nd = static_cast<int>(out.shape.size());
+  constexpr std::int64_t w = sizeof(T);
+  const std::int64_t lda = g.m == 1 ? std::max<std::int64_t>(g.k, 1) : a.strides[nd - 2] / w;
+  const std::int64_t incx = g.k == 1 ? 1 : b.strides[nd - 2] / w, incy = 1;
+  const T one = [] {
+    if constexpr (ops::is_complex_v<T>) return T{1, 0};
+    else return T(1);
+  }();
+  const T zero{};
+  const char trans = 'T';
+  std::int64_t off[3];
+  for (std::int64_t batch = 0; batch < g.batches; ++batch) {
+    g.walker.offsets(batch, off);
+    const T* ap = reinterpret_cast<const T*>(static_cast<const char*>(a.data) + off[0]);
+    const T* xp = reinterpret_cast<const T*>(static_cast<const char*>(b.data) + off[1]);
+    T* yp = reinterpret_cast<T*>(static_cast<char*>(out.data) + off[2]);
+    if (lib.ilp64) {
+      reinterpret_cast<GemvFn64<T>>(gemv_of<T>(lib))(&trans, &g.k, &g.m, &one, ap, &lda, xp, &incx, &zero, yp, &incy, 1);
+    } else {
+      const int m32 = static_cast<int>(g.k), n32 = static_cast<int>(g.m), lda32 = static_cast<int>(lda);
+      const int incx32 = static_cast<int>(incx), incy32 = 1;
+      reinterpret_cast<GemvFn<T>>(gemv_of<T>(lib))(&trans, &m32, &n32, &one, ap, &lda32, xp, &incx32, &zero, yp,
+                                                   &incy32, 1);
+    }
+  }
+}
+
 // The library's ?gemm_ for element type T.
 template <class T> void* gemm_of(const Blas& l) {
   if constexpr (std::is_same_v<T, float>) return l.sgemm;
@@ -260,19 +300,32 @@ void CpuBackend::matmul(const ArrayView& a_in, const ArrayView& b_in, const Arra
   const std::int64_t flops_per_row = std::max<std::int64_t>(g.n * g.k, 1);
   const std::int64_t grain = std::max<std::int64_t>(1, (1 << 16) / flops_per_row);
 
-  // A column of dot products over contiguous rows of a and b's contiguous column: the dot
-  // kernel, except that a real matrix times a vector stays with the library (as fast; its
-  // complex ?gemm_ with n = 1 took twice NumPy's ?gemv_).
+  const Blas* lib = blas();
   const bool blas_type = out.dtype == DType::float32 || out.dtype == DType::float64 ||
                          out.dtype == DType::complex64 || out.dtype == DType::complex128;
-  if (g.n == 1 && a_in.strides[nd - 1] == w && (g.k == 1 || b_in.strides[nd - 2] == w) &&
-      (g.m == 1 || !blas_type || is_complex(out.dtype) || !blas())) {
-    g.walker = BatchWalker{{&a_in, &b_in, &out}, g.nbatch};
-    ops::visit_dtype(out.dtype, [&]<class T>() { dot_rows<T>(a_in, b_in, out, g); });
-    return;
+  // A column of dot products (n == 1: vector . vector, matrix @ vector, vecdot) over rows of
+  // a that are contiguous. Floats and complex go to the library's ?gemv_ when each batch has
+  // enough work to cover a call (its SIMD kernels, threaded, where ?gemm_ with n = 1 was 2-4x
+  // slower); everything else, and short batches, to the dot kernel above.
+  if (g.n == 1 && a_in.strides[nd - 1] == w) {
+    const std::int64_t a_rs = a_in.strides[nd - 2], b_rs = b_in.strides[nd - 2];
+    const bool unit_b = g.k == 1 || b_rs == w;
+    const bool gemv_ok = lib && blas_type && g.m * g.k >= 4096 && g.m <= kInt32Max && g.k <= kInt32Max &&
+                         (g.m == 1 || (a_rs >= w * g.k && a_rs % w == 0 && a_rs / w <= kInt32Max)) &&
+                         (g.k == 1 || (b_rs > 0 && b_rs % w == 0 && b_rs / w <= kInt32Max));
+    if (gemv_ok || unit_b) {
+      g.walker = BatchWalker{{&a_in, &b_in, &out}, g.nbatch};
+      ops::visit_dtype(out.dtype, [&]<class T>() {
+        if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || ops::is_complex_v<T>) {
+          if (gemv_ok && gemv_of<T>(*lib)) return gemv_rows<T>(*lib, a_in, b_in, out, g);
+        }
+        if (unit_b) dot_rows<T>(a_in, b_in, out, g);
+        else loop_rows<T>(a_in, b_in, out, g, 0, g.batches * g.m);  // a library without ?gemv_
+      });
+      return;
+    }
   }
 
-  const Blas* lib = blas();
   const bool blas_sizes = g.m <= kInt32Max && g.n <= kInt32Max && g.k <= kInt32Max;
   if (lib && blas_type && blas_sizes) {
     ArrayView a = a_in, b = b_in;
