@@ -188,6 +188,12 @@ void dot_rows(const ArrayView& a, const ArrayView& b, const ArrayView& out, cons
   });
 }
 
+// 1 of element type T: alpha for the library calls.
+template <class T> T unit() {
+  if constexpr (ops::is_complex_v<T>) return T{1, 0};
+  else return T(1);
+}
+
 // The library's ?gemv_ for element type T (null where it has none).
 template <class T> void* gemv_of(const Blas& l) {
   if constexpr (std::is_same_v<T, float>) return l.sgemv;
@@ -205,10 +211,7 @@ void gemv_rows(const Blas& lib, const ArrayView& a, const ArrayView& b, const Ar
   constexpr std::int64_t w = sizeof(T);
   const std::int64_t lda = g.m == 1 ? std::max<std::int64_t>(g.k, 1) : a.strides[nd - 2] / w;
   const std::int64_t incx = g.k == 1 ? 1 : b.strides[nd - 2] / w, incy = 1;
-  const T one = [] {
-    if constexpr (ops::is_complex_v<T>) return T{1, 0};
-    else return T(1);
-  }();
+  const T one = unit<T>();
   const T zero{};
   const char trans = 'T';
   std::int64_t off[3];
@@ -244,10 +247,7 @@ void blas_rows(const Blas& lib, const ArrayView& a, const ArrayView& b, const Ar
                std::int64_t row_end) {
   const int nd = static_cast<int>(out.shape.size());
   const std::int64_t a_rs = a.strides[nd - 2];
-  const T one = [] {
-    if constexpr (ops::is_complex_v<T>) return T{1, 0};
-    else return T(1);
-  }();
+  const T one = unit<T>();
   const T zero{};
   // C^T (n x m) = B^T (n x k) * A^T (k x m) in column-major terms.
   const char transa = gb.row_major ? 'N' : 'T', transb = ga.row_major ? 'N' : 'T';
