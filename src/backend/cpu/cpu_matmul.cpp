@@ -138,6 +138,49 @@ typename Acc<T>::type dot_run(const T* a, const T* b, std::int64_t k) {
   return acc[0];
 }
 
+// 1 of element type T: alpha for the library calls.
+template <class T> T unit() {
+  if constexpr (ops::is_complex_v<T>) return T{1, 0};
+  else return T(1);
+}
+
+// The library's ?gemv_ for element type T (null where it has none).
+template <class T> void* gemv_of(const Blas& l) {
+  if constexpr (std::is_same_v<T, float>) return l.sgemv;
+  else if constexpr (std::is_same_v<T, double>) return l.dgemv;
+  else if constexpr (std::is_same_v<T, ops::complex<float>>) return l.cgemv;
+  else return l.zgemv;
+}
+
+// y = op(A) x: ?gemv_ in the library's integer width (sizes checked to fit an int for LP64).
+template <class T>
+void call_gemv(const Blas& lib, char trans, std::int64_t m, std::int64_t n, const T* a, std::int64_t lda, const T* x,
+               std::int64_t incx, T* y) {
+  const T one = unit<T>(), zero{};
+  const std::int64_t incy = 1;
+  if (lib.ilp64) {
+    reinterpret_cast<GemvFn64<T>>(gemv_of<T>(lib))(&trans, &m, &n, &one, a, &lda, x, &incx, &zero, y, &incy, 1);
+  } else {
+    const int m32 = static_cast<int>(m), n32 = static_cast<int>(n), lda32 = static_cast<int>(lda);
+    const int incx32 = static_cast<int>(incx), incy32 = 1;
+    reinterpret_cast<GemvFn<T>>(gemv_of<T>(lib))(&trans, &m32, &n32, &one, a, &lda32, x, &incx32, &zero, y, &incy32, 1);
+  }
+}
+
+// One partial sum of a long product: the library's ?gemv_ for floats and complex where it
+// has one (its SIMD kernel for this machine), else the lane loop.
+template <class T>
+typename Acc<T>::type chunk_dot(const Blas* lib, const T* a, const T* b, std::int64_t n) {
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || ops::is_complex_v<T>) {
+    if (lib && gemv_of<T>(*lib)) {
+      T y{};
+      call_gemv<T>(*lib, 'T', n, 1, a, n, b, 1, &y);
+      return y;
+    }
+  }
+  return dot_run<T>(a, b, n);
+}
+
 // Elements per partial sum of one long dot product: fixed, so that the result does not
 // depend on how many threads ran it (partials are added in order).
 constexpr std::int64_t kDotChunk = 1 << 15;
@@ -145,7 +188,8 @@ constexpr std::int64_t kDotChunk = 1 << 15;
 // out[i] = a's row i . b's only column, each contiguous (n == 1: a vector times a vector,
 // or a matrix times a vector, batched or not).
 template <class T>
-void dot_rows(const ArrayView& a, const ArrayView& b, const ArrayView& out, const MatmulGeometry& g) {
+void dot_rows(const ArrayView& a, const ArrayView& b, const ArrayView& out, const MatmulGeometry& g,
+              const Blas* lib = nullptr) {
   using A = typename Acc<T>::type;
   const int nd = static_cast<int>(out.shape.size());
   const std::int64_t a_rs = a.strides[nd - 2];
@@ -167,7 +211,7 @@ void dot_rows(const ArrayView& a, const ArrayView& b, const ArrayView& out, cons
     parallel_for(chunks, 1, [&](std::int64_t c0, std::int64_t c1) {
       for (std::int64_t c = c0; c < c1; ++c) {
         const std::int64_t p0 = c * kDotChunk;
-        partial[c] = dot_run<T>(ap + p0, bp + p0, std::min(kDotChunk, g.k - p0));
+        partial[c] = chunk_dot<T>(lib, ap + p0, bp + p0, std::min(kDotChunk, g.k - p0));
       }
     });
     A total{};
@@ -188,20 +232,6 @@ void dot_rows(const ArrayView& a, const ArrayView& b, const ArrayView& out, cons
   });
 }
 
-// 1 of element type T: alpha for the library calls.
-template <class T> T unit() {
-  if constexpr (ops::is_complex_v<T>) return T{1, 0};
-  else return T(1);
-}
-
-// The library's ?gemv_ for element type T (null where it has none).
-template <class T> void* gemv_of(const Blas& l) {
-  if constexpr (std::is_same_v<T, float>) return l.sgemv;
-  else if constexpr (std::is_same_v<T, double>) return l.dgemv;
-  else if constexpr (std::is_same_v<T, ops::complex<float>>) return l.cgemv;
-  else return l.zgemv;
-}
-
 // out[i] = a's row i . b's column for every batch, one ?gemv_ per batch: a's rows are
 // contiguous with a non-negative row stride, b's column has a positive stride (or k == 1).
 // Column-major, a's rows are the columns of a k x m matrix, so out = op(A) x with op = 'T'.
@@ -210,24 +240,13 @@ void gemv_rows(const Blas& lib, const ArrayView& a, const ArrayView& b, const Ar
   const int nd = static_cast<int>(out.shape.size());
   constexpr std::int64_t w = sizeof(T);
   const std::int64_t lda = g.m == 1 ? std::max<std::int64_t>(g.k, 1) : a.strides[nd - 2] / w;
-  const std::int64_t incx = g.k == 1 ? 1 : b.strides[nd - 2] / w, incy = 1;
-  const T one = unit<T>();
-  const T zero{};
-  const char trans = 'T';
+  const std::int64_t incx = g.k == 1 ? 1 : b.strides[nd - 2] / w;
   std::int64_t off[3];
   for (std::int64_t batch = 0; batch < g.batches; ++batch) {
     g.walker.offsets(batch, off);
-    const T* ap = reinterpret_cast<const T*>(static_cast<const char*>(a.data) + off[0]);
-    const T* xp = reinterpret_cast<const T*>(static_cast<const char*>(b.data) + off[1]);
-    T* yp = reinterpret_cast<T*>(static_cast<char*>(out.data) + off[2]);
-    if (lib.ilp64) {
-      reinterpret_cast<GemvFn64<T>>(gemv_of<T>(lib))(&trans, &g.k, &g.m, &one, ap, &lda, xp, &incx, &zero, yp, &incy, 1);
-    } else {
-      const int m32 = static_cast<int>(g.k), n32 = static_cast<int>(g.m), lda32 = static_cast<int>(lda);
-      const int incx32 = static_cast<int>(incx), incy32 = 1;
-      reinterpret_cast<GemvFn<T>>(gemv_of<T>(lib))(&trans, &m32, &n32, &one, ap, &lda32, xp, &incx32, &zero, yp,
-                                                   &incy32, 1);
-    }
+    call_gemv<T>(lib, 'T', g.k, g.m, reinterpret_cast<const T*>(static_cast<const char*>(a.data) + off[0]), lda,
+                 reinterpret_cast<const T*>(static_cast<const char*>(b.data) + off[1]), incx,
+                 reinterpret_cast<T*>(static_cast<char*>(out.data) + off[2]));
   }
 }
 
@@ -315,11 +334,14 @@ void CpuBackend::matmul(const ArrayView& a_in, const ArrayView& b_in, const Arra
                          (g.k == 1 || (b_rs > 0 && b_rs % w == 0 && b_rs / w <= kInt32Max));
     if (gemv_ok || unit_b) {
       g.walker = BatchWalker{{&a_in, &b_in, &out}, g.nbatch};
+      // One long product: partial sums across copper's threads (the library's ?gemv_ with one
+      // column runs on one thread), each partial through the library where it can.
+      const bool long_single = unit_b && g.batches * g.m == 1 && g.k > 2 * kDotChunk;
       ops::visit_dtype(out.dtype, [&]<class T>() {
         if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || ops::is_complex_v<T>) {
-          if (gemv_ok && gemv_of<T>(*lib)) return gemv_rows<T>(*lib, a_in, b_in, out, g);
+          if (gemv_ok && !long_single && gemv_of<T>(*lib)) return gemv_rows<T>(*lib, a_in, b_in, out, g);
         }
-        if (unit_b) dot_rows<T>(a_in, b_in, out, g);
+        if (unit_b) dot_rows<T>(a_in, b_in, out, g, lib);
         else loop_rows<T>(a_in, b_in, out, g, 0, g.batches * g.m);  // a library without ?gemv_
       });
       return;
