@@ -21,6 +21,9 @@ struct MatmulOptions {
   std::optional<DType> dtype;
   Casting casting = Casting::same_kind;
   std::optional<std::vector<std::vector<int>>> axes;
+  // conj(a) @ b (vecdot, vdot): a backend that can read a conjugated does (the CPU's dot
+  // products of complex), others conjugate a copy of a first.
+  bool conjugate_a = false;
 };
 ndarray matmul(const ndarray& a, const ndarray& b, std::optional<ndarray> out, const MatmulOptions& options);
 // numpy.dot: products over the last axis of a and the second-to-last of b (multiply for

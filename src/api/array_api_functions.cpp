@@ -68,13 +68,16 @@ ndarray vecdot(const ndarray& x1, const ndarray& x2, int axis) {
     throw ValueError("vecdot: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
                      "(n),(n)->() (size " + std::to_string(b.shape().back()) + " is different from " +
                      std::to_string(a.shape().back()) + ")");
-  // On the CPU, rows that are contiguous along the core axis go through matmul's dot kernel:
-  // one pass without the product's temporary (multiply then sum took 2-3x NumPy's time, 14x
-  // for complex). On a GPU multiply and sum stay (a batched GEMM of 1 x 1 products is slow).
+  // On the CPU, rows that are contiguous along the core axis go through matmul's dot products
+  // (BLAS ?gemv_ or the dot kernel, conjugating x1 as they read it): one pass without the
+  // product's temporary (multiply then sum took 2-3x NumPy's time, 14x for complex). On a
+  // GPU multiply and sum stay (a batched GEMM of 1 x 1 products is slow).
   auto unit_stride = [](const ndarray& x) { return x.shape().back() <= 1 || x.strides().back() == x.itemsize(); };
   if (a.device().type == DeviceType::cpu && b.device() == a.device() && unit_stride(a) && unit_stride(b)) {
-    const ndarray row = expand_dims(is_complex(a.dtype()) ? conjugate(a) : a, {-2});
-    return squeeze(matmul(row, expand_dims(b, {-1})), std::vector<int>{-2, -1});
+    MatmulOptions conjugated;
+    conjugated.conjugate_a = true;
+    const ndarray product = matmul(expand_dims(a, {-2}), expand_dims(b, {-1}), std::nullopt, conjugated);
+    return squeeze(product, std::vector<int>{-2, -1});
   }
   const ndarray product = is_complex(a.dtype()) ? multiply(conjugate(a), b) : multiply(a, b);
   // The product's dtype, as NumPy's vecdot (sum would widen small integers).

@@ -93,8 +93,9 @@ ndarray vdot(const ndarray& a, const ndarray& b) {
   if (a.size() != b.size())
     throw ValueError("cannot reshape array of size " + std::to_string(b.size()) + " into shape (" +
                      std::to_string(a.size()) + ",)");
-  const ndarray x = ravel(a);
-  return matmul(is_complex(a.dtype()) ? conjugate(x) : x, ravel(b));
+  MatmulOptions conjugated;
+  conjugated.conjugate_a = true;
+  return matmul(ravel(a), ravel(b), std::nullopt, conjugated);
 }
 
 ndarray inner(const ndarray& a, const ndarray& b) {

@@ -51,7 +51,7 @@ std::vector<int> core_tail(const std::vector<int>& axes, std::size_t core, int e
 }
 
 ndarray matmul_impl(const ndarray& a_in, const ndarray& b_in, std::optional<ndarray> out,
-                    std::optional<DType> loop, Casting casting);
+                    std::optional<DType> loop, Casting casting, bool conjugate_a = false);
 
 }  // namespace
 
@@ -68,7 +68,7 @@ ndarray matmul(const ndarray& a, const ndarray& b, std::optional<ndarray> out, c
                         " to " + api::dtype_repr(*options.dtype) + " with casting rule '" +
                         std::string(name(options.casting)) + "'");
     }
-  if (!options.axes) return matmul_impl(a, b, std::move(out), options.dtype, options.casting);
+  if (!options.axes) return matmul_impl(a, b, std::move(out), options.dtype, options.casting, options.conjugate_a);
   // axes=: move each operand's core dimensions last, multiply, move the result's back.
   const auto& axes = *options.axes;
   const std::size_t core_a = a.ndim() == 1 ? 1 : 2, core_b = b.ndim() == 1 ? 1 : 2;
@@ -81,16 +81,17 @@ ndarray matmul(const ndarray& a, const ndarray& b, std::optional<ndarray> out, c
   const std::vector<int>& out_axes = axes[2];
   const std::vector<int> tail = core_tail(out_axes, core_out, 2);
   if (out) {
-    matmul_impl(a_moved, b_moved, moveaxis(*out, out_axes, tail), options.dtype, options.casting);
+    matmul_impl(a_moved, b_moved, moveaxis(*out, out_axes, tail), options.dtype, options.casting, options.conjugate_a);
     return *out;
   }
-  return moveaxis(matmul_impl(a_moved, b_moved, std::nullopt, options.dtype, options.casting), tail, out_axes);
+  return moveaxis(matmul_impl(a_moved, b_moved, std::nullopt, options.dtype, options.casting, options.conjugate_a),
+                  tail, out_axes);
 }
 
 namespace {
 
 ndarray matmul_impl(const ndarray& a_in, const ndarray& b_in, std::optional<ndarray> out,
-                    std::optional<DType> loop, Casting casting) {
+                    std::optional<DType> loop, Casting casting, bool conjugate_a) {
   for (int i = 0; i < 2; ++i)
     if ((i == 0 ? a_in : b_in).ndim() == 0)
       throw ValueError("matmul: Input operand " + std::to_string(i) +
@@ -164,7 +165,13 @@ ndarray matmul_impl(const ndarray& a_in, const ndarray& b_in, std::optional<ndar
                       !api::overlaps(*out, b_cast);
   ndarray dst = direct ? out->view_as(type, full, c_strides(full, itemsize(type)), out->offset())
                        : api::allocate(full, type, device);
-  api::backend_of(dst).matmul(broadcast_view(a_cast, batch), broadcast_view(b_cast, batch), backend::view_of(dst));
+  auto& be = api::backend_of(dst);
+  if (conjugate_a && is_complex(type)) {
+    if (!be.matmul_conjugate_a(broadcast_view(a_cast, batch), broadcast_view(b_cast, batch), backend::view_of(dst)))
+      be.matmul(broadcast_view(conjugate(a_cast), batch), broadcast_view(b_cast, batch), backend::view_of(dst));
+  } else {
+    be.matmul(broadcast_view(a_cast, batch), broadcast_view(b_cast, batch), backend::view_of(dst));
+  }
   if (!out) return ndarray(dst.buffer(), type, result_shape, c_strides(result_shape, itemsize(type)), 0);
   ndarray result = dst.view_as(type, result_shape, c_strides(result_shape, itemsize(type)), dst.offset());
   if (!direct) copyto(*out, result, Casting::unsafe);

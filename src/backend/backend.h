@@ -194,6 +194,11 @@ class Backend {
   // dimensions, transposed views); out is C-contiguous and overlaps neither input.
   // bool is OR of ANDs, integers wrap, float16 accumulates in float32; k == 0 writes 0.
   virtual void matmul(const ArrayView& a, const ArrayView& b, const ArrayView& out) = 0;
+  // matmul(conj(a), b) for complex a and b: true when done, false (nothing written) where
+  // the backend has no kernel for this case (then the caller conjugates a copy of a).
+  virtual bool matmul_conjugate_a(const ArrayView& /*a*/, const ArrayView& /*b*/, const ArrayView& /*out*/) {
+    return false;
+  }
 
   // Sorting and searching (cpu_sort*.cpp, cuda_sort*.cpp), in NumPy's order of every
   // dtype (ops/sort_keys.h: NaNs last, complex lexicographic, -0.0 == +0.0).

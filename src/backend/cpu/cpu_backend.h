@@ -20,6 +20,7 @@ class CpuBackend final : public backend::Backend {
   void synchronize() override {}
   // cpu_matmul.cpp (BLAS loaded at run time; plain loops for the rest)
   void matmul(const ArrayView& a, const ArrayView& b, const ArrayView& out) override;
+  bool matmul_conjugate_a(const ArrayView& a, const ArrayView& b, const ArrayView& out) override;
 
   // cpu_elementwise.cpp
   void elementwise(ops::UfuncId op, DType loop, std::span<const ArrayView> in, const ArrayView& out) override;

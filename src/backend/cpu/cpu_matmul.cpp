@@ -97,7 +97,9 @@ void loop_rows(const ArrayView& a, const ArrayView& b, const ArrayView& out, con
 // GCC vectorizes the products without reassociating any one sum (no -ffast-math), then the
 // lanes are added pairwise. One vector against one vector went through ?gemm_ with m = n = 1
 // (3x NumPy's BLAS dot for float64 of 1e6) or the row loop (int64 3-7x).
-template <class T>
+// With Conj (complex T), the sum of conj(a) b: the real part sums every x[j] y[j], the
+// imaginary part is the crossed sum at even j less that at odd j.
+template <class T, bool Conj = false>
 typename Acc<T>::type dot_run(const T* a, const T* b, std::int64_t k) {
   using A = typename Acc<T>::type;
   if constexpr (ops::is_complex_v<T>) {
@@ -122,7 +124,8 @@ typename Acc<T>::type dot_run(const T* a, const T* b, std::int64_t k) {
     }
     for (int width = kLanes / 2; width >= 2; width /= 2)
       for (int l = 0; l < width; ++l) same[l] += same[l + width], crossed[l] += crossed[l + width];
-    return A(same[0] - same[1], crossed[0] + crossed[1]);
+    if constexpr (Conj) return A(same[0] + same[1], crossed[0] - crossed[1]);
+    else return A(same[0] - same[1], crossed[0] + crossed[1]);
   }
   constexpr int kLanes = sizeof(A) >= 16 ? 4 : 64 / static_cast<int>(sizeof(A)) > 16 ? 16 : 64 / static_cast<int>(sizeof(A));
   A acc[kLanes]{};
@@ -169,16 +172,16 @@ void call_gemv(const Blas& lib, char trans, std::int64_t m, std::int64_t n, cons
 
 // One partial sum of a long product: the library's ?gemv_ for floats and complex where it
 // has one (its SIMD kernel for this machine), else the lane loop.
-template <class T>
+template <class T, bool Conj>
 typename Acc<T>::type chunk_dot(const Blas* lib, const T* a, const T* b, std::int64_t n) {
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || ops::is_complex_v<T>) {
     if (lib && gemv_of<T>(*lib)) {
       T y{};
-      call_gemv<T>(*lib, 'T', n, 1, a, n, b, 1, &y);
+      call_gemv<T>(*lib, Conj ? 'C' : 'T', n, 1, a, n, b, 1, &y);
       return y;
     }
   }
-  return dot_run<T>(a, b, n);
+  return dot_run<T, Conj>(a, b, n);
 }
 
 // Elements per partial sum of one long dot product: fixed, so that the result does not
@@ -187,9 +190,9 @@ constexpr std::int64_t kDotChunk = 1 << 15;
 
 // out[i] = a's row i . b's only column, each contiguous (n == 1: a vector times a vector,
 // or a matrix times a vector, batched or not).
-template <class T>
+template <class T, bool Conj>
 void dot_rows(const ArrayView& a, const ArrayView& b, const ArrayView& out, const MatmulGeometry& g,
-              const Blas* lib = nullptr) {
+              const Blas* lib) {
   using A = typename Acc<T>::type;
   const int nd = static_cast<int>(out.shape.size());
   const std::int64_t a_rs = a.strides[nd - 2];
@@ -211,7 +214,7 @@ void dot_rows(const ArrayView& a, const ArrayView& b, const ArrayView& out, cons
     parallel_for(chunks, 1, [&](std::int64_t c0, std::int64_t c1) {
       for (std::int64_t c = c0; c < c1; ++c) {
         const std::int64_t p0 = c * kDotChunk;
-        partial[c] = chunk_dot<T>(lib, ap + p0, bp + p0, std::min(kDotChunk, g.k - p0));
+        partial[c] = chunk_dot<T, Conj>(lib, ap + p0, bp + p0, std::min(kDotChunk, g.k - p0));
       }
     });
     A total{};
@@ -227,15 +230,16 @@ void dot_rows(const ArrayView& a, const ArrayView& b, const ArrayView& out, cons
       const T *ap, *bp;
       T* op;
       row_ptrs(row, ap, bp, op);
-      *op = Acc<T>::store(dot_run<T>(ap, bp, g.k));
+      *op = Acc<T>::store(dot_run<T, Conj>(ap, bp, g.k));
     }
   });
 }
 
 // out[i] = a's row i . b's column for every batch, one ?gemv_ per batch: a's rows are
 // contiguous with a non-negative row stride, b's column has a positive stride (or k == 1).
-// Column-major, a's rows are the columns of a k x m matrix, so out = op(A) x with op = 'T'.
-template <class T>
+// Column-major, a's rows are the columns of a k x m matrix, so out = op(A) x with op = 'T'
+// ('C' with Conj: the conjugate transpose).
+template <class T, bool Conj>
 void gemv_rows(const Blas& lib, const ArrayView& a, const ArrayView& b, const ArrayView& out, const MatmulGeometry& g) {
   const int nd = static_cast<int>(out.shape.size());
   constexpr std::int64_t w = sizeof(T);
@@ -244,7 +248,7 @@ void gemv_rows(const Blas& lib, const ArrayView& a, const ArrayView& b, const Ar
   std::int64_t off[3];
   for (std::int64_t batch = 0; batch < g.batches; ++batch) {
     g.walker.offsets(batch, off);
-    call_gemv<T>(lib, 'T', g.k, g.m, reinterpret_cast<const T*>(static_cast<const char*>(a.data) + off[0]), lda,
+    call_gemv<T>(lib, Conj ? 'C' : 'T', g.k, g.m, reinterpret_cast<const T*>(static_cast<const char*>(a.data) + off[0]), lda,
                  reinterpret_cast<const T*>(static_cast<const char*>(b.data) + off[1]), incx,
                  reinterpret_cast<T*>(static_cast<char*>(out.data) + off[2]));
   }
@@ -298,17 +302,76 @@ void blas_rows(const Blas& lib, const ArrayView& a, const ArrayView& b, const Ar
 
 constexpr std::int64_t kInt32Max = 0x7fffffff;
 
-}  // namespace
+// A column of dot products (n == 1: vector . vector, matrix @ vector, vecdot) over rows of a
+// that are contiguous; with Conj, of conj(a) (complex). Floats and complex go to the
+// library's ?gemv_ when each batch has enough work to cover a call (its SIMD kernels,
+// threaded, where ?gemm_ with n = 1 was 2-4x slower); everything else, and short batches, to
+// the dot kernel. False (nothing written) for other layouts. g: matmul's geometry, k > 0.
+template <bool Conj>
+bool dot_column(const ArrayView& a_in, const ArrayView& b_in, const ArrayView& out, MatmulGeometry& g) {
+  const int nd = static_cast<int>(out.shape.size());
+  const std::int64_t w = itemsize(out.dtype);
+  if (a_in.strides[nd - 1] != w) return false;
+  const Blas* lib = blas();
+  const bool blas_type = out.dtype == DType::float32 || out.dtype == DType::float64 ||
+                         out.dtype == DType::complex64 || out.dtype == DType::complex128;
+  const std::int64_t a_rs = a_in.strides[nd - 2], b_rs = b_in.strides[nd - 2];
+  const bool unit_b = g.k == 1 || b_rs == w;
+  const bool gemv_ok = lib && blas_type && g.m * g.k >= 4096 && g.m <= kInt32Max && g.k <= kInt32Max &&
+                       (g.m == 1 || (a_rs >= w * g.k && a_rs % w == 0 && a_rs / w <= kInt32Max)) &&
+                       (g.k == 1 || (b_rs > 0 && b_rs % w == 0 && b_rs / w <= kInt32Max));
+  if (!gemv_ok && !unit_b) return false;
+  g.walker = BatchWalker{{&a_in, &b_in, &out}, g.nbatch};
+  // One long product: partial sums across copper's threads (the library's ?gemv_ with one
+  // column runs on one thread), each partial through the library where it can.
+  const bool long_single = unit_b && g.batches * g.m == 1 && g.k > 2 * kDotChunk;
+  bool done = false;
+  ops::visit_dtype(out.dtype, [&]<class T>() {
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || ops::is_complex_v<T>) {
+      if (gemv_ok && !long_single && gemv_of<T>(*lib)) {
+        gemv_rows<T, Conj>(*lib, a_in, b_in, out, g);
+        done = true;
+        return;
+      }
+    }
+    if (unit_b) {
+      dot_rows<T, Conj>(a_in, b_in, out, g, lib);
+      done = true;
+    } else if constexpr (!Conj) {
+      loop_rows<T>(a_in, b_in, out, g, 0, g.batches * g.m);  // a library without ?gemv_
+      done = true;
+    }
+  });
+  return done;
+}
 
-void CpuBackend::matmul(const ArrayView& a_in, const ArrayView& b_in, const ArrayView& out) {
+MatmulGeometry geometry(const ArrayView& a, const ArrayView& out) {
   const int nd = static_cast<int>(out.shape.size());
   MatmulGeometry g{};
   g.m = out.shape[nd - 2];
   g.n = out.shape[nd - 1];
-  g.k = a_in.shape[nd - 1];
+  g.k = a.shape[nd - 1];
   g.nbatch = nd - 2;
   g.batches = 1;
   for (int d = 0; d < g.nbatch; ++d) g.batches *= out.shape[d];
+  return g;
+}
+
+}  // namespace
+
+bool CpuBackend::matmul_conjugate_a(const ArrayView& a, const ArrayView& b, const ArrayView& out) {
+  MatmulGeometry g = geometry(a, out);
+  if (g.batches * g.m == 0 || g.n == 0) return true;
+  if (g.k == 0) {
+    fill(out, Scalar(0));
+    return true;
+  }
+  return g.n == 1 && dot_column<true>(a, b, out, g);
+}
+
+void CpuBackend::matmul(const ArrayView& a_in, const ArrayView& b_in, const ArrayView& out) {
+  MatmulGeometry g = geometry(a_in, out);
+  const int nd = static_cast<int>(out.shape.size());
   const std::int64_t rows_total = g.batches * g.m;
   if (rows_total == 0 || g.n == 0) return;
   if (g.k == 0) {
@@ -322,31 +385,7 @@ void CpuBackend::matmul(const ArrayView& a_in, const ArrayView& b_in, const Arra
   const Blas* lib = blas();
   const bool blas_type = out.dtype == DType::float32 || out.dtype == DType::float64 ||
                          out.dtype == DType::complex64 || out.dtype == DType::complex128;
-  // A column of dot products (n == 1: vector . vector, matrix @ vector, vecdot) over rows of
-  // a that are contiguous. Floats and complex go to the library's ?gemv_ when each batch has
-  // enough work to cover a call (its SIMD kernels, threaded, where ?gemm_ with n = 1 was 2-4x
-  // slower); everything else, and short batches, to the dot kernel above.
-  if (g.n == 1 && a_in.strides[nd - 1] == w) {
-    const std::int64_t a_rs = a_in.strides[nd - 2], b_rs = b_in.strides[nd - 2];
-    const bool unit_b = g.k == 1 || b_rs == w;
-    const bool gemv_ok = lib && blas_type && g.m * g.k >= 4096 && g.m <= kInt32Max && g.k <= kInt32Max &&
-                         (g.m == 1 || (a_rs >= w * g.k && a_rs % w == 0 && a_rs / w <= kInt32Max)) &&
-                         (g.k == 1 || (b_rs > 0 && b_rs % w == 0 && b_rs / w <= kInt32Max));
-    if (gemv_ok || unit_b) {
-      g.walker = BatchWalker{{&a_in, &b_in, &out}, g.nbatch};
-      // One long product: partial sums across copper's threads (the library's ?gemv_ with one
-      // column runs on one thread), each partial through the library where it can.
-      const bool long_single = unit_b && g.batches * g.m == 1 && g.k > 2 * kDotChunk;
-      ops::visit_dtype(out.dtype, [&]<class T>() {
-        if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || ops::is_complex_v<T>) {
-          if (gemv_ok && !long_single && gemv_of<T>(*lib)) return gemv_rows<T>(*lib, a_in, b_in, out, g);
-        }
-        if (unit_b) dot_rows<T>(a_in, b_in, out, g, lib);
-        else loop_rows<T>(a_in, b_in, out, g, 0, g.batches * g.m);  // a library without ?gemv_
-      });
-      return;
-    }
-  }
+  if (g.n == 1 && dot_column<false>(a_in, b_in, out, g)) return;
 
   const bool blas_sizes = g.m <= kInt32Max && g.n <= kInt32Max && g.k <= kInt32Max;
   if (lib && blas_type && blas_sizes) {
