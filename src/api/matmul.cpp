@@ -166,12 +166,11 @@ ndarray matmul_impl(const ndarray& a_in, const ndarray& b_in, std::optional<ndar
   ndarray dst = direct ? out->view_as(type, full, c_strides(full, itemsize(type)), out->offset())
                        : api::allocate(full, type, device);
   auto& be = api::backend_of(dst);
-  if (conjugate_a && is_complex(type)) {
-    if (!be.matmul_conjugate_a(broadcast_view(a_cast, batch), broadcast_view(b_cast, batch), backend::view_of(dst)))
-      be.matmul(broadcast_view(conjugate(a_cast), batch), broadcast_view(b_cast, batch), backend::view_of(dst));
-  } else {
-    be.matmul(broadcast_view(a_cast, batch), broadcast_view(b_cast, batch), backend::view_of(dst));
-  }
+  const backend::ArrayView a_view = broadcast_view(a_cast, batch), b_view = broadcast_view(b_cast, batch);
+  const backend::ArrayView dst_view = backend::view_of(dst);
+  if (!(conjugate_a && is_complex(type))) be.matmul(a_view, b_view, dst_view);
+  else if (!be.matmul_conjugate_a(a_view, b_view, dst_view))
+    be.matmul(broadcast_view(conjugate(a_cast), batch), b_view, dst_view);
   if (!out) return ndarray(dst.buffer(), type, result_shape, c_strides(result_shape, itemsize(type)), 0);
   ndarray result = dst.view_as(type, result_shape, c_strides(result_shape, itemsize(type)), dst.offset());
   if (!direct) copyto(*out, result, Casting::unsafe);

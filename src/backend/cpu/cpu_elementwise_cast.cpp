@@ -25,20 +25,19 @@ void elementwise_casting(LoopFn fn, std::span<const ArrayView> in, std::span<con
   // Operands in for_each_run's order: output, inputs, second output (absent ones walk no
   // memory: zero strides at a null base).
   constexpr int kOps = 5;
+  constexpr int kOutAt[2] = {0, 4};  // where out[0] and out[1] sit
   const int nin = static_cast<int>(in.size()), nout = static_cast<int>(out.size());
   const Strides none(out[0].shape.size(), 0);
   std::array<const Strides*, kOps> strides;
   std::array<char*, kOps> base{};
   strides.fill(&none);
-  strides[0] = &out[0].strides;
-  base[0] = static_cast<char*>(out[0].data);
   for (int k = 0; k < nin; ++k) {
     strides[k + 1] = &in[k].strides;
     base[k + 1] = static_cast<char*>(in[k].data);
   }
-  if (nout == 2) {
-    strides[4] = &out[1].strides;
-    base[4] = static_cast<char*>(out[1].data);
+  for (int j = 0; j < nout; ++j) {
+    strides[kOutAt[j]] = &out[j].strides;
+    base[kOutAt[j]] = static_cast<char*>(out[j].data);
   }
   std::array<CastRunFn, 3> convert{};
   for (int k = 0; k < nin; ++k)
@@ -60,10 +59,7 @@ void elementwise_casting(LoopFn fn, std::span<const ArrayView> in, std::span<con
       void* const data = cast ? static_cast<void*>(buffers[k].data()) : static_cast<void*>(p[k + 1]);
       in_views[k] = ArrayView{data, want[k], Shape{0}, Strides{cast ? w : s[k + 1]}};
     }
-    for (int j = 0; j < nout; ++j) {
-      const int at = j == 0 ? 0 : 4;
-      out_views[j] = ArrayView{p[at], out[j].dtype, Shape{0}, Strides{s[at]}};
-    }
+    for (int j = 0; j < nout; ++j) out_views[j] = ArrayView{p[kOutAt[j]], out[j].dtype, Shape{0}, Strides{s[kOutAt[j]]}};
     for (std::int64_t start = 0; start < n; start += kBlock) {
       const std::int64_t m = std::min(kBlock, n - start);
       for (int k = 0; k < nin; ++k) {
@@ -73,8 +69,7 @@ void elementwise_casting(LoopFn fn, std::span<const ArrayView> in, std::span<con
         else in_views[k].data = src;
       }
       for (int j = 0; j < nout; ++j) {
-        const int at = j == 0 ? 0 : 4;
-        out_views[j].data = p[at] + start * s[at];
+        out_views[j].data = p[kOutAt[j]] + start * s[kOutAt[j]];
         out_views[j].shape[0] = m;
       }
       fn(std::span<const ArrayView>(in_views.data(), nin), std::span<const ArrayView>(out_views.data(), nout));

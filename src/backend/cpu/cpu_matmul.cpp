@@ -147,13 +147,22 @@ template <class T> T unit() {
   else return T(1);
 }
 
-// The library's ?gemv_ for element type T (null where it has none).
-template <class T> void* gemv_of(const Blas& l) {
-  if constexpr (std::is_same_v<T, float>) return l.sgemv;
-  else if constexpr (std::is_same_v<T, double>) return l.dgemv;
-  else if constexpr (std::is_same_v<T, ops::complex<float>>) return l.cgemv;
-  else return l.zgemv;
+// The element types the BLAS computes in.
+bool is_blas_type(DType t) {
+  return t == DType::float32 || t == DType::float64 || t == DType::complex64 || t == DType::complex128;
 }
+
+// The library's ?gemv_ for dtype t (null where it has none, or for a type it lacks).
+void* gemv_symbol(const Blas& l, DType t) {
+  switch (t) {
+    case DType::float32: return l.sgemv;
+    case DType::float64: return l.dgemv;
+    case DType::complex64: return l.cgemv;
+    case DType::complex128: return l.zgemv;
+    default: return nullptr;
+  }
+}
+template <class T> void* gemv_of(const Blas& l) { return gemv_symbol(l, ops::dtype_v<T>); }
 
 // y = op(A) x: ?gemv_ in the library's integer width (sizes checked to fit an int for LP64).
 template <class T>
@@ -313,36 +322,24 @@ bool dot_column(const ArrayView& a_in, const ArrayView& b_in, const ArrayView& o
   const std::int64_t w = itemsize(out.dtype);
   if (a_in.strides[nd - 1] != w) return false;
   const Blas* lib = blas();
-  const bool blas_type = out.dtype == DType::float32 || out.dtype == DType::float64 ||
-                         out.dtype == DType::complex64 || out.dtype == DType::complex128;
   const std::int64_t a_rs = a_in.strides[nd - 2], b_rs = b_in.strides[nd - 2];
   const bool unit_b = g.k == 1 || b_rs == w;
-  const bool gemv_ok = lib && blas_type && g.m * g.k >= 4096 && g.m <= kInt32Max && g.k <= kInt32Max &&
-                       (g.m == 1 || (a_rs >= w * g.k && a_rs % w == 0 && a_rs / w <= kInt32Max)) &&
-                       (g.k == 1 || (b_rs > 0 && b_rs % w == 0 && b_rs / w <= kInt32Max));
-  if (!gemv_ok && !unit_b) return false;
-  g.walker = BatchWalker{{&a_in, &b_in, &out}, g.nbatch};
   // One long product: partial sums across copper's threads (the library's ?gemv_ with one
   // column runs on one thread), each partial through the library where it can.
   const bool long_single = unit_b && g.batches * g.m == 1 && g.k > 2 * kDotChunk;
-  bool done = false;
+  const bool use_gemv = lib && gemv_symbol(*lib, out.dtype) && !long_single && g.m * g.k >= 4096 &&
+                        g.m <= kInt32Max && g.k <= kInt32Max &&
+                        (g.m == 1 || (a_rs >= w * g.k && a_rs % w == 0 && a_rs / w <= kInt32Max)) &&
+                        (g.k == 1 || (b_rs > 0 && b_rs % w == 0 && b_rs / w <= kInt32Max));
+  if (!use_gemv && !unit_b) return false;  // matmul's general path (or a conjugated copy)
+  g.walker = BatchWalker{{&a_in, &b_in, &out}, g.nbatch};
   ops::visit_dtype(out.dtype, [&]<class T>() {
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || ops::is_complex_v<T>) {
-      if (gemv_ok && !long_single && gemv_of<T>(*lib)) {
-        gemv_rows<T, Conj>(*lib, a_in, b_in, out, g);
-        done = true;
-        return;
-      }
+      if (use_gemv) return gemv_rows<T, Conj>(*lib, a_in, b_in, out, g);
     }
-    if (unit_b) {
-      dot_rows<T, Conj>(a_in, b_in, out, g, lib);
-      done = true;
-    } else if constexpr (!Conj) {
-      loop_rows<T>(a_in, b_in, out, g, 0, g.batches * g.m);  // a library without ?gemv_
-      done = true;
-    }
+    dot_rows<T, Conj>(a_in, b_in, out, g, lib);
   });
-  return done;
+  return true;
 }
 
 MatmulGeometry geometry(const ArrayView& a, const ArrayView& out) {
@@ -382,13 +379,11 @@ void CpuBackend::matmul(const ArrayView& a_in, const ArrayView& b_in, const Arra
   const std::int64_t flops_per_row = std::max<std::int64_t>(g.n * g.k, 1);
   const std::int64_t grain = std::max<std::int64_t>(1, (1 << 16) / flops_per_row);
 
-  const Blas* lib = blas();
-  const bool blas_type = out.dtype == DType::float32 || out.dtype == DType::float64 ||
-                         out.dtype == DType::complex64 || out.dtype == DType::complex128;
   if (g.n == 1 && dot_column<false>(a_in, b_in, out, g)) return;
 
+  const Blas* lib = blas();
   const bool blas_sizes = g.m <= kInt32Max && g.n <= kInt32Max && g.k <= kInt32Max;
-  if (lib && blas_type && blas_sizes) {
+  if (lib && is_blas_type(out.dtype) && blas_sizes) {
     ArrayView a = a_in, b = b_in;
     std::shared_ptr<Buffer> keep_a, keep_b;
     auto ga = gemm_operand(g.m, g.k, a.strides[nd - 2], a.strides[nd - 1], w);
