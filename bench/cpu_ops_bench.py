@@ -54,6 +54,9 @@ def cases(rng, n):
         rows.append((f"power {dt} ** 0.5", lambda p=p: np.power(p, 0.5), ("power", p, 0.5), 0))
         rows.append((f"power {dt} ** 2.7", lambda p=p: np.power(p, 2.7), ("power", p, 2.7), 1e-6))
         rows.append((f"power {dt} ** array", lambda p=p, y=y: np.power(p, y), ("power", p, y), 1e-6))
+        # Integer bases to an integer power: exact results, which double pow takes from libm.
+        k = rng.integers(-100, 100, n).astype(dt)
+        rows.append((f"power {dt} (integers) ** 3", lambda k=k: np.power(k, 3), ("power", k, 3), 0))
     for dt in ("int8", "int32", "int64", "uint64"):
         info = np.iinfo(dt)
         z = rng.integers(info.min, info.max, n, dtype=dt, endpoint=True)

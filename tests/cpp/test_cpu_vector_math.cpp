@@ -7,6 +7,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <random>
@@ -172,41 +173,72 @@ template <class T> void run_all2(Isa isa) {
   }
 }
 
-// pow (float32 only): positive bases of mixed scales to random and integer exponents, and
-// every pair of special values; exact where libm's powf is not finite or zero, and for
-// integer powers of small integers (7 ** 3 is 343), else within 2 ulp. No double form.
-void run_pow32(Isa isa) {
+// pow: positive bases of mixed scales to random exponents (within 2 ulp of libm; measured:
+// 1), and bit for bit as libm where libm's answer is special or exact (the true power is a
+// T), and for integer powers of small integers in double: every pair of special values, integer powers of integers of both signs (7 ** 3 is
+// 343), powers of short dyadic bases (1.5 ** 7), half and quarter powers of perfect squares
+// and fourth powers (2.25 ** 1.5 is 3.375, 81 ** 0.75 is 27, also a 53-bit square), powers of
+// two to multiples of 1/64 (256 ** 0.125 is 2), exponents 0 and 1 of random bases; negative
+// bases to fractional powers give NaN. All in one array, so each register and block mixes
+// them with random lanes.
+template <class T> void run_pow(Isa isa) {
   std::mt19937_64 gen(4242);
-  const std::vector<float> edge = specials<float>();
-  std::vector<float> a, b;
-  for (float x : edge)
-    for (float y : edge) {
-      a.push_back(x);
-      b.push_back(y);
-    }
+  const std::vector<T> edge = specials<T>();
+  std::vector<T> a, b;
+  std::vector<bool> exact;
+  // The true power where the case knows it (k ** n of an integer k), or 0: it is exact if
+  // that is a T. Products of integers in long double are exact below 2 ** 64.
+  auto int_power = [](long double k, int n) {
+    long double v = 1;
+    for (int i = 0; i < n; ++i) v *= k;
+    return v;
+  };
+  auto add = [&](double x, double y, long double truth, bool is_exact = false) {
+    a.push_back(static_cast<T>(x));
+    b.push_back(static_cast<T>(y));
+    exact.push_back(is_exact || (truth != 0 && std::fabs(truth) < 0x1p64L && static_cast<T>(truth) == truth));
+  };
+  for (T x : edge)
+    for (T y : edge) add(x, y, 0, !std::isfinite(x) || !std::isfinite(y) || y == 0 || y == 1);
+  const bool wide = sizeof(T) == 8;
   std::uniform_real_distribution<double> unit(0, 1), expo(-8, 8);
-  std::uniform_int_distribution<int> scale(-20, 20), small(0, 12);
+  std::uniform_int_distribution<int> scale(-20, 20), power(0, wide ? 40 : 12), base(-200, 200), odd(0, 12),
+      shift(-4, 4), root(1, 3000), eighths(0, 7), k64(-64, 64), k8(-12, 12);
   for (int i = 0; i < 5000; ++i) {
-    a.push_back(static_cast<float>(std::ldexp(unit(gen), scale(gen))));
-    b.push_back(static_cast<float>(expo(gen)));
-    a.push_back(static_cast<float>(small(gen)));
-    b.push_back(static_cast<float>(small(gen) % 9));
+    add(std::ldexp(unit(gen), scale(gen)), expo(gen), 0);
+    const int k = base(gen), n = power(gen);
+    add(k, n, int_power(k, n));
+    // k ** -n is a T where k is 0 or a power of two; in double, libm's value also elsewhere
+    // (3 ** -1 is 0.3333333333333333, as NumPy prints it, where libmvec gave ...37).
+    add(k, -(n % 9), 0, wide || (k & (k - 1)) == 0);
+    const int m = 2 * odd(gen) + 1, e = shift(gen), j = eighths(gen);
+    add(std::ldexp(m, e), j, std::ldexp(int_power(m, j), e * j));
+    const long double r = root(gen);
+    add(static_cast<double>(r * r), j / 2.0, int_power(r, j));
+    if (wide) add(static_cast<double>(r * r * r * r), j / 4.0, int_power(r, j));
+    const int p2 = 8 * k8(gen), q = k64(gen);
+    add(std::ldexp(1.0, p2), q / 64.0, 0, (p2 * q) % 64 == 0);
+    add(std::ldexp(unit(gen), scale(gen)) * (i % 2 ? 1 : -1), i % 2, 0, true);
+    add(-std::ldexp(unit(gen), scale(gen)), expo(gen) + 0.5, 0, true);
   }
-  std::vector<float> out(a.size());
+  if (wide) add(67108865.0 * 67108865.0, 0.5, 67108865.0L);  // (2 ** 26 + 1) ** 2 has 53 bits
+  std::vector<T> out(a.size());
   ASSERT_TRUE(vm::apply(isa, vm::Fn2::pow, a.data(), b.data(), out.data(), static_cast<std::int64_t>(a.size())));
+  std::vector<T> in_place = a;  // out aliasing the base
+  ASSERT_TRUE(vm::apply(isa, vm::Fn2::pow, in_place.data(), b.data(), in_place.data(), static_cast<std::int64_t>(a.size())));
   double worst = 0;
   for (std::size_t i = 0; i < a.size(); ++i) {
-    const float want = ::powf(a[i], b[i]);
-    const std::string where = "pow(" + std::to_string(a[i]) + ", " + std::to_string(b[i]) + ") at " + vm::isa_name(isa);
-    const bool integers = a[i] == std::floor(a[i]) && b[i] == std::floor(b[i]) && a[i] >= 0 && b[i] >= 0 && a[i] < 16;
+    const T want = wide ? static_cast<T>(::pow(a[i], b[i])) : static_cast<T>(::powf(a[i], b[i]));
+    char where[96];
+    std::snprintf(where, sizeof where, "pow(%.17g, %.17g) at %s, %d bits", static_cast<double>(a[i]),
+                  static_cast<double>(b[i]), vm::isa_name(isa), static_cast<int>(sizeof(T) * 8));
+    EXPECT_EQ(std::bit_cast<Bits<T>>(in_place[i]), std::bit_cast<Bits<T>>(out[i])) << where << ", in place";
     if (std::isnan(want)) EXPECT_TRUE(std::isnan(out[i])) << where;
-    else if (!std::isfinite(a[i]) || !std::isfinite(b[i]) || want == 0 || !std::isfinite(want) || integers)
-      EXPECT_EQ(std::bit_cast<Bits<float>>(out[i]), std::bit_cast<Bits<float>>(want)) << where;
+    else if (exact[i] || want == 0 || !std::isfinite(want))
+      EXPECT_EQ(std::bit_cast<Bits<T>>(out[i]), std::bit_cast<Bits<T>>(want)) << where;
     else worst = std::max(worst, ulps(out[i], want));
   }
-  EXPECT_LE(worst, 2.0) << "powf at " << vm::isa_name(isa);
-  double x = 2, y = 3, z = 0;
-  EXPECT_FALSE(vm::apply(isa, vm::Fn2::pow, &x, &y, &z, 1)) << "no float64 pow";
+  EXPECT_LE(worst, 2.0) << "pow at " << vm::isa_name(isa) << ", " << sizeof(T) * 8 << " bits";
 }
 
 TEST(CpuVectorMath, EveryIsaMatchesLibm) {
@@ -218,7 +250,8 @@ TEST(CpuVectorMath, EveryIsaMatchesLibm) {
     run_all<float>(isa);
     run_all2<double>(isa);
     run_all2<float>(isa);
-    run_pow32(isa);
+    run_pow<double>(isa);
+    run_pow<float>(isa);
   }
   if (ran == 0) GTEST_SKIP() << "no libmvec on this machine: the CPU loops call libm";
 }

@@ -112,7 +112,7 @@ COPPER_VECTOR_FN(floor, floor) COPPER_VECTOR_FN(ceil, ceil) COPPER_VECTOR_FN(tru
 template <class Op> inline constexpr int vector_fn2 = -1;
 template <> inline constexpr int vector_fn2<ops::arctan2> = static_cast<int>(vector_math::Fn2::atan2);
 template <> inline constexpr int vector_fn2<ops::hypot> = static_cast<int>(vector_math::Fn2::hypot);
-template <> inline constexpr int vector_fn2<ops::power> = static_cast<int>(vector_math::Fn2::pow);  // float32 only
+template <> inline constexpr int vector_fn2<ops::power> = static_cast<int>(vector_math::Fn2::pow);
 
 // Whether the loop of Op over T (N inputs, R stored) is one libmvec call per register.
 // float16 (one input) goes through the float32 function, converted by the processor.
@@ -121,8 +121,7 @@ inline constexpr bool vectorized = (N == 1 ? vector_fn<Op> : N == 2 ? vector_fn2
                                    (ops::is_same_v<T, float> || ops::is_same_v<T, double> ||
                                     (ops::is_same_v<T, ops::half> && N == 1)) &&
                                    ops::is_same_v<R, T> && ops::is_same_v<ops::op_input_t<Op, T, 0>, T> &&
-                                   ops::is_same_v<ops::op_input_t<Op, T, N - 1>, T> &&
-                                   !(ops::is_same_v<Op, ops::power> && !ops::is_same_v<T, float>);
+                                   ops::is_same_v<ops::op_input_t<Op, T, N - 1>, T>;
 
 // run()'s loop through vector_math for N = 1 or 2 inputs, in chunks: strided operands
 // (broadcast scalars included: stride 0) are gathered to and scattered from buffers on the

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -527,11 +528,76 @@ bool apply(Isa isa, Fn f, const float* in, float* out, std::int64_t n) {
   return true;
 }
 
+namespace {
+
+#ifdef COPPER_VECTOR_MATH_X86
+#define COPPER_VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define COPPER_VECTOR_CLONES
+#endif
+
+// The lanes of a double pow whose answer libm gives and libmvec may not (vector_math.h), or
+// may: flags[i] = 1 there, and the result is whether any lane is flagged. They are where the
+// power can be a double, and negative bases to fractional powers (NaN: libm's bits).
+//  - A power of two x (or zero, or subnormal) is exact wherever y * log2(x) is an integer.
+//  - x ** n for an integer n >= 2 needs n times the significant bits of x, so only an x of
+//    at most 27 bits can give a double; x ** -n only a power of two; x ** 0 and x ** 1 always.
+//  - x ** (p / 2**j), p odd, is a double only where x is the 2**j-th power of one, so a
+//    perfect square (and for j > 6 a power of two: 3 ** 128 has more than 53 bits). Such
+//    lanes are flagged here and checked for a square by pow_is_square.
+// Without branches, so that it vectorizes (GCC: one clone per ISA): the overhead over the
+// libmvec call is a tenth. y * 2**k is an integer where adding and removing 2**52 leaves it.
+COPPER_VECTOR_CLONES std::uint64_t pow_libm_lanes(const double* a, const double* b, std::uint64_t* flags,
+                                                   std::int64_t m) {
+  constexpr std::uint64_t fraction = (std::uint64_t{1} << 52) - 1, exponent = std::uint64_t{0x7ff} << 52;
+  constexpr std::uint64_t low26 = (std::uint64_t{1} << 26) - 1;  // all zero: at most 27 significant bits
+  std::uint64_t any = 0;
+  for (std::int64_t i = 0; i < m; ++i) {
+    const double x = a[i], y = b[i];
+    const auto u = std::bit_cast<std::uint64_t>(x);
+    const double ay = std::fabs(y), ay64 = ay * 64;
+    const bool y_integer = (ay >= 0x1p52) | ((ay + 0x1p52) - 0x1p52 == ay);
+    const bool y_64ths = (ay64 >= 0x1p52) | ((ay64 + 0x1p52) - 0x1p52 == ay64);
+    const bool power_of_two = ((u & fraction) == 0) | ((u & exponent) == 0);
+    const bool short_x = (u & low26) == 0;
+    const std::uint64_t flag =
+        (power_of_two | (y_integer & ((y == 0) | (y == 1) | short_x)) | ((!y_integer) & ((x < 0) | y_64ths))) ? 1 : 0;
+    flags[i] = flag;
+    any |= flag;
+  }
+  return any;
+}
+
+// Whether x is the square of a double (x >= 0): then x ** (p / 2**j) may be a double.
+bool pow_is_square(double x) {
+  const double s = std::sqrt(x);
+  return std::fma(s, s, -x) == 0;
+}
+
+}  // namespace
+
 bool apply(Isa isa, Fn2 f, const double* a, const double* b, double* out, std::int64_t n) {
-  if (f == Fn2::pow) return false;  // not exact where libm is (vector_math.h)
   const void* fn = runs(isa) ? table().fn2_64[static_cast<int>(isa)][static_cast<int>(f)] : nullptr;
   if (!fn) return false;
-  kLoops2_64[static_cast<int>(isa)](fn, kScalar2_64[static_cast<int>(f)], a, b, out, n);
+  if (f != Fn2::pow) {
+    kLoops2_64[static_cast<int>(isa)](fn, kScalar2_64[static_cast<int>(f)], a, b, out, n);
+    return true;
+  }
+  // pow: libmvec over a block into a buffer (out may be an input), then libm for the lanes
+  // pow_libm_lanes picks (fractional powers of positive bases only where the base is a square).
+  constexpr std::int64_t block = 256;
+  alignas(64) double y[block];
+  alignas(64) std::uint64_t flags[block];
+  for (std::int64_t start = 0; start < n; start += block) {
+    const std::int64_t m = std::min(block, n - start);
+    const double *x = a + start, *z = b + start;
+    kLoops2_64[static_cast<int>(isa)](fn, ::pow, x, z, y, m);
+    if (pow_libm_lanes(x, z, flags, m))
+      for (std::int64_t i = 0; i < m; ++i)
+        if (flags[i] && (x[i] <= 0 || std::isnan(x[i]) || z[i] == std::trunc(z[i]) || pow_is_square(x[i])))
+          y[i] = ::pow(x[i], z[i]);
+    std::memcpy(out + start, y, static_cast<std::size_t>(m) * sizeof(double));
+  }
   return true;
 }
 
