@@ -243,7 +243,8 @@ def test_power_with_one_exponent_for_the_whole_array(device, rng, dtype, exponen
     for key in (slice(None), slice(None, None, -3)):
         for e in (exponent, np.asarray(exponent, dtype)):
             with np.errstate(all="ignore"):
-                expected = np.power(x[key], e)
+                # The GPU's values are pow's: NumPy's for an array of exponents.
+                expected = np.power(x[key], e if device == "cpu" else np.full(x[key].shape, e, dtype))
             with cp.errstate(all="ignore"):
                 got = cp.power(cx[key], cp.asarray(e) if isinstance(e, np.ndarray) else e)
             if device == "cpu" and exponent in (2.0, 0.5, -1.0):
