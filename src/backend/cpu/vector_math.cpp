@@ -536,36 +536,71 @@ namespace {
 #define COPPER_VECTOR_CLONES
 #endif
 
-// The lanes of a double pow whose answer libm gives and libmvec may not (vector_math.h), or
-// may: flags[i] = 1 there, and the result is whether any lane is flagged. They are where the
-// power can be a double, and negative bases to fractional powers (NaN: libm's bits).
+// A block of a double pow for libmvec, in two passes without branches, so that they
+// vectorize (GCC: one clone per ISA). v is an integer where adding and removing 2**52 leaves
+// |v| (|v| < 2**52), and odd where that changes |v| / 2.
+//
+// pow_flags: flags[i] = 1 marks the lanes libm computes: where the power can be a double,
+// which libm's pow returns exactly and libmvec's may not (vector_math.h), and infinite and
+// NaN bases.
 //  - A power of two x (or zero, or subnormal) is exact wherever y * log2(x) is an integer.
 //  - x ** n for an integer n >= 2 needs n times the significant bits of x, so only an x of
 //    at most 27 bits can give a double; x ** -n only a power of two; x ** 0 and x ** 1 always.
 //  - x ** (p / 2**j), p odd, is a double only where x is the 2**j-th power of one, so a
 //    perfect square (and for j > 6 a power of two: 3 ** 128 has more than 53 bits). Such
 //    lanes are flagged here and checked for a square by pow_is_square.
-// Without branches, so that it vectorizes (GCC: one clone per ISA): the overhead over the
-// libmvec call is a tenth. y * 2**k is an integer where adding and removing 2**52 leaves it.
-COPPER_VECTOR_CLONES std::uint64_t pow_libm_lanes(const double* a, const double* b, std::uint64_t* flags,
-                                                   std::int64_t m) {
-  constexpr std::uint64_t fraction = (std::uint64_t{1} << 52) - 1, exponent = std::uint64_t{0x7ff} << 52;
+// Also counts the negative bases.
+struct PowLanes {
+  std::uint64_t libm = 0, negative = 0;
+};
+constexpr std::uint64_t kFraction = (std::uint64_t{1} << 52) - 1, kExponent = std::uint64_t{0x7ff} << 52;
+constexpr std::uint64_t kSign = std::uint64_t{1} << 63;
+constexpr double kMaxDouble = 1.7976931348623157e308;
+
+COPPER_VECTOR_CLONES PowLanes pow_flags(const double* a, const double* b, std::uint64_t* flags, std::int64_t m) {
   constexpr std::uint64_t low26 = (std::uint64_t{1} << 26) - 1;  // all zero: at most 27 significant bits
-  std::uint64_t any = 0;
+  std::uint64_t libm = 0, negative = 0;
   for (std::int64_t i = 0; i < m; ++i) {
     const double x = a[i], y = b[i];
     const auto u = std::bit_cast<std::uint64_t>(x);
     const double ay = std::fabs(y), ay64 = ay * 64;
     const bool y_integer = (ay >= 0x1p52) | ((ay + 0x1p52) - 0x1p52 == ay);
     const bool y_64ths = (ay64 >= 0x1p52) | ((ay64 + 0x1p52) - 0x1p52 == ay64);
-    const bool power_of_two = ((u & fraction) == 0) | ((u & exponent) == 0);
+    const bool x_finite = (u & kExponent) != kExponent;
+    const bool power_of_two = ((u & kFraction) == 0) | ((u & kExponent) == 0);
     const bool short_x = (u & low26) == 0;
-    const std::uint64_t flag =
-        (power_of_two | (y_integer & ((y == 0) | (y == 1) | short_x)) | ((!y_integer) & ((x < 0) | y_64ths))) ? 1 : 0;
+    // A negative base to a finite fractional power is libm's NaN, which pow_signs writes; to
+    // a NaN power, libm's.
+    const bool negative_to_nan = (x < 0) & !(ay <= kMaxDouble);
+    const bool flag = power_of_two | !x_finite | (y_integer & ((y == 0) | (y == 1) | short_x)) |
+                      ((!y_integer) & (negative_to_nan | (y_64ths & (x > 0))));
     flags[i] = flag;
-    any |= flag;
+    libm += flag;
+    negative += x < 0;
   }
-  return any;
+  return {libm, negative};
+}
+
+// pow_signs, for a block with negative bases, which libmvec computes lane by lane in scalar
+// code, slower than libm: it sees bases[i] = |x|, and fix[i] turns its result into x's: the
+// sign bit of a negative base's odd integer power ((-x) ** n is exactly (-1) ** n * x ** n);
+// for a negative base to a finite fractional power the base is 1, whose power libmvec gives
+// as exactly 1.0, and fix[i] the bits that turn 1.0 into libm's NaN for such a power.
+COPPER_VECTOR_CLONES void pow_signs(const double* a, const double* b, std::uint64_t nan_bits, double* bases,
+                                    std::uint64_t* fix, std::int64_t m) {
+  constexpr std::uint64_t one = std::bit_cast<std::uint64_t>(1.0);
+  const std::uint64_t one_to_nan = one ^ nan_bits;
+  for (std::int64_t i = 0; i < m; ++i) {
+    const double x = a[i], ay = std::fabs(b[i]), half = ay * 0.5;
+    const auto u = std::bit_cast<std::uint64_t>(x);
+    const bool y_integer = (ay >= 0x1p52) | ((ay + 0x1p52) - 0x1p52 == ay);
+    const bool y_odd = y_integer & (ay < 0x1p53) & ((half + 0x1p52) - 0x1p52 != half);
+    const bool domain_error = (x < 0) & ((u & kExponent) != kExponent) & (ay <= kMaxDouble) & !y_integer;
+    // Masks rather than conditionals, which GCC leaves as branches here.
+    const std::uint64_t error_mask = std::uint64_t{0} - domain_error;
+    bases[i] = std::bit_cast<double>((one & error_mask) | (u & ~kSign & ~error_mask));
+    fix[i] = (one_to_nan & error_mask) | (static_cast<std::uint64_t>((x < 0) & y_odd) << 63);
+  }
 }
 
 // Whether x is the square of a double (x >= 0): then x ** (p / 2**j) may be a double.
@@ -583,19 +618,30 @@ bool apply(Isa isa, Fn2 f, const double* a, const double* b, double* out, std::i
     kLoops2_64[static_cast<int>(isa)](fn, kScalar2_64[static_cast<int>(f)], a, b, out, n);
     return true;
   }
-  // pow: libmvec over a block into a buffer (out may be an input), then libm for the lanes
-  // pow_libm_lanes picks (fractional powers of positive bases only where the base is a square).
+  // pow: per block into a buffer (out may be an input), libmvec over the bases pow_prepare
+  // wrote, then libm for the lanes it flagged (fractional powers of positive bases only
+  // where the base is a square). A block of flagged lanes only (integer data to an integer
+  // power) is libm's alone.
   constexpr std::int64_t block = 256;
-  alignas(64) double y[block];
-  alignas(64) std::uint64_t flags[block];
+  static const std::uint64_t nan_bits = std::bit_cast<std::uint64_t>(::pow(-1.5, 0.5));
+  alignas(64) double y[block], bases[block];
+  alignas(64) std::uint64_t flags[block], fix[block];
   for (std::int64_t start = 0; start < n; start += block) {
     const std::int64_t m = std::min(block, n - start);
     const double *x = a + start, *z = b + start;
-    kLoops2_64[static_cast<int>(isa)](fn, ::pow, x, z, y, m);
-    if (pow_libm_lanes(x, z, flags, m))
-      for (std::int64_t i = 0; i < m; ++i)
-        if (flags[i] && (x[i] <= 0 || std::isnan(x[i]) || z[i] == std::trunc(z[i]) || pow_is_square(x[i])))
-          y[i] = ::pow(x[i], z[i]);
+    const PowLanes lanes = pow_flags(x, z, flags, m);
+    if (lanes.libm == static_cast<std::uint64_t>(m)) {
+      for (std::int64_t i = 0; i < m; ++i) y[i] = ::pow(x[i], z[i]);
+    } else {
+      if (lanes.negative) pow_signs(x, z, nan_bits, bases, fix, m);
+      kLoops2_64[static_cast<int>(isa)](fn, ::pow, lanes.negative ? bases : x, z, y, m);
+      if (lanes.negative)
+        for (std::int64_t i = 0; i < m; ++i) y[i] = std::bit_cast<double>(std::bit_cast<std::uint64_t>(y[i]) ^ fix[i]);
+      if (lanes.libm)
+        for (std::int64_t i = 0; i < m; ++i)
+          if (flags[i] && (!(x[i] > 0) || !std::isfinite(x[i]) || z[i] == std::trunc(z[i]) || pow_is_square(x[i])))
+            y[i] = ::pow(x[i], z[i]);
+    }
     std::memcpy(out + start, y, static_cast<std::size_t>(m) * sizeof(double));
   }
   return true;
