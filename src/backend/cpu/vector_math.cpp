@@ -537,48 +537,51 @@ namespace {
 #endif
 
 // A block of a double pow for libmvec, in two passes without branches, so that they
-// vectorize (GCC: one clone per ISA). v is an integer where adding and removing 2**52 leaves
-// |v| (|v| < 2**52), and odd where that changes |v| / 2.
+// vectorize (GCC: one clone per ISA).
 //
-// pow_flags: flags[i] = 1 marks the lanes libm computes: where the power can be a double,
-// which libm's pow returns exactly and libmvec's may not (vector_math.h), and infinite and
-// NaN bases.
-//  - A power of two x (or zero, or subnormal) is exact wherever y * log2(x) is an integer.
+// pow_flags: flags[i] says which lanes take libm's value: where the power can be a double,
+// which libm's pow returns exactly and libmvec's may not (vector_math.h), and non-positive
+// or non-finite bases. kLibm lanes always do; kIfSquare lanes (a positive base to a
+// fractional power that may be exact) where pow_is_square says so.
 //  - x ** n for an integer n >= 2 needs n times the significant bits of x, so only an x of
 //    at most 27 bits can give a double; x ** -n only a power of two; x ** 0 and x ** 1 always.
 //  - x ** (p / 2**j), p odd, is a double only where x is the 2**j-th power of one, so a
-//    perfect square (and for j > 6 a power of two: 3 ** 128 has more than 53 bits). Such
-//    lanes are flagged here and checked for a square by pow_is_square.
-// Also counts the negative bases.
+//    perfect square (and for j > 6 a power of two, 3 ** 128 having more than 53 bits: only
+//    those of an even exponent, squares too).
+// Also counts the kLibm lanes, the lanes of either flag and the negative bases.
+enum : std::uint64_t { kVector = 0, kLibm = 1, kIfSquare = 2 };
 struct PowLanes {
-  std::uint64_t libm = 0, negative = 0;
+  std::uint64_t libm = 0, flagged = 0, negative = 0;
 };
 constexpr std::uint64_t kFraction = (std::uint64_t{1} << 52) - 1, kExponent = std::uint64_t{0x7ff} << 52;
 constexpr std::uint64_t kSign = std::uint64_t{1} << 63;
 constexpr double kMaxDouble = 1.7976931348623157e308;
 
+// Whether a (>= 0, or NaN: false) is an integer: adding and removing 2**52 leaves it, below 2**52.
+inline bool integral(double a) { return (a >= 0x1p52) | ((a + 0x1p52) - 0x1p52 == a); }
+
 COPPER_VECTOR_CLONES PowLanes pow_flags(const double* a, const double* b, std::uint64_t* flags, std::int64_t m) {
   constexpr std::uint64_t low26 = (std::uint64_t{1} << 26) - 1;  // all zero: at most 27 significant bits
-  std::uint64_t libm = 0, negative = 0;
+  std::uint64_t libm = 0, flagged = 0, negative = 0;
   for (std::int64_t i = 0; i < m; ++i) {
     const double x = a[i], y = b[i];
     const auto u = std::bit_cast<std::uint64_t>(x);
-    const double ay = std::fabs(y), ay64 = ay * 64;
-    const bool y_integer = (ay >= 0x1p52) | ((ay + 0x1p52) - 0x1p52 == ay);
-    const bool y_64ths = (ay64 >= 0x1p52) | ((ay64 + 0x1p52) - 0x1p52 == ay64);
+    const double ay = std::fabs(y);
+    const bool y_integer = integral(ay), y_64ths = integral(ay * 64);
     const bool x_finite = (u & kExponent) != kExponent;
-    const bool power_of_two = ((u & kFraction) == 0) | ((u & kExponent) == 0);
+    const bool power_of_two = ((u & kFraction) == 0) | ((u & kExponent) == 0);  // or zero, or subnormal
     const bool short_x = (u & low26) == 0;
-    // A negative base to a finite fractional power is libm's NaN, which pow_signs writes; to
-    // a NaN power, libm's.
-    const bool negative_to_nan = (x < 0) & !(ay <= kMaxDouble);
-    const bool flag = power_of_two | !x_finite | (y_integer & ((y == 0) | (y == 1) | short_x)) |
-                      ((!y_integer) & (negative_to_nan | (y_64ths & (x > 0))));
-    flags[i] = flag;
-    libm += flag;
+    // Zero and non-finite bases are libm's; a negative base to a finite fractional power is
+    // libm's NaN, which pow_signs writes, and to a NaN power libm's.
+    const bool always = (!x_finite) | (y_integer & (power_of_two | (y == 0) | (y == 1) | short_x)) |
+                        ((!y_integer) & (((x < 0) & !(ay <= kMaxDouble)) | (x == 0)));
+    const bool if_square = (!always) & (!y_integer) & (x > 0) & (power_of_two | y_64ths);
+    flags[i] = always ? kLibm : if_square ? kIfSquare : kVector;
+    libm += always;
+    flagged += always | if_square;
     negative += x < 0;
   }
-  return {libm, negative};
+  return {libm, flagged, negative};
 }
 
 // pow_signs, for a block with negative bases, which libmvec computes lane by lane in scalar
@@ -591,10 +594,9 @@ COPPER_VECTOR_CLONES void pow_signs(const double* a, const double* b, std::uint6
   constexpr std::uint64_t one = std::bit_cast<std::uint64_t>(1.0);
   const std::uint64_t one_to_nan = one ^ nan_bits;
   for (std::int64_t i = 0; i < m; ++i) {
-    const double x = a[i], ay = std::fabs(b[i]), half = ay * 0.5;
+    const double x = a[i], ay = std::fabs(b[i]);
     const auto u = std::bit_cast<std::uint64_t>(x);
-    const bool y_integer = (ay >= 0x1p52) | ((ay + 0x1p52) - 0x1p52 == ay);
-    const bool y_odd = y_integer & (ay < 0x1p53) & ((half + 0x1p52) - 0x1p52 != half);
+    const bool y_integer = integral(ay), y_odd = y_integer & (ay < 0x1p53) & !integral(ay * 0.5);
     const bool domain_error = (x < 0) & ((u & kExponent) != kExponent) & (ay <= kMaxDouble) & !y_integer;
     // Masks rather than conditionals, which GCC leaves as branches here.
     const std::uint64_t error_mask = std::uint64_t{0} - domain_error;
@@ -618,10 +620,9 @@ bool apply(Isa isa, Fn2 f, const double* a, const double* b, double* out, std::i
     kLoops2_64[static_cast<int>(isa)](fn, kScalar2_64[static_cast<int>(f)], a, b, out, n);
     return true;
   }
-  // pow: per block into a buffer (out may be an input), libmvec over the bases pow_prepare
-  // wrote, then libm for the lanes it flagged (fractional powers of positive bases only
-  // where the base is a square). A block of flagged lanes only (integer data to an integer
-  // power) is libm's alone.
+  // pow: per block into a buffer (out may be an input), libmvec (over pow_signs' bases where
+  // some are negative), then libm for the lanes pow_flags picked. A block of kLibm lanes only
+  // (integer data to an integer power) is libm's alone.
   constexpr std::int64_t block = 256;
   static const std::uint64_t nan_bits = std::bit_cast<std::uint64_t>(::pow(-1.5, 0.5));
   alignas(64) double y[block], bases[block];
@@ -637,10 +638,9 @@ bool apply(Isa isa, Fn2 f, const double* a, const double* b, double* out, std::i
       kLoops2_64[static_cast<int>(isa)](fn, ::pow, lanes.negative ? bases : x, z, y, m);
       if (lanes.negative)
         for (std::int64_t i = 0; i < m; ++i) y[i] = std::bit_cast<double>(std::bit_cast<std::uint64_t>(y[i]) ^ fix[i]);
-      if (lanes.libm)
+      if (lanes.flagged)
         for (std::int64_t i = 0; i < m; ++i)
-          if (flags[i] && (!(x[i] > 0) || !std::isfinite(x[i]) || z[i] == std::trunc(z[i]) || pow_is_square(x[i])))
-            y[i] = ::pow(x[i], z[i]);
+          if (flags[i] == kLibm || (flags[i] == kIfSquare && pow_is_square(x[i]))) y[i] = ::pow(x[i], z[i]);
     }
     std::memcpy(out + start, y, static_cast<std::size_t>(m) * sizeof(double));
   }

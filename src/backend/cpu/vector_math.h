@@ -27,9 +27,10 @@ inline constexpr int num_fns = static_cast<int>(Fn::rint) + 1;
 
 // Functions of two arguments. libmvec's powf is within 1 ulp of libm's (2.6% of random
 // arguments differ by that ulp) and exact for integer powers of integers. Its double pow is
-// within 1 ulp too (26% differ; NumPy's own AVX-512 pow differs from libm in 5%) but missed
-// powers that are doubles (7.0 ** 3 gave 342.99999999999994, 3.0 ** -1 0.33333333333333337),
-// so the lanes where the power can be a double take libm's (vector_math.cpp, pow_needs_libm).
+// within 1 ulp too (26% differ; NumPy's own AVX-512 pow differs from libm in 5%), and gave
+// exact powers exactly in the tests, but promises neither that nor libm's rounding next to
+// them (3.0 ** -1 came out 0.33333333333333337): the lanes where the power can be a double
+// take libm's (vector_math.cpp, pow_flags).
 enum class Fn2 : int { atan2, hypot, pow };
 inline constexpr int num_fns2 = static_cast<int>(Fn2::pow) + 1;
 
