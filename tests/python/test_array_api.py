@@ -24,7 +24,9 @@ def test_namespace_info(device):
     caps = info.capabilities()
     assert caps["boolean indexing"] and caps["data-dependent shapes"] and caps["max dimensions"] > 0
     assert info.default_device() in info.devices()
-    assert [str(d) for d in info.devices()][: len(DEVICES)] == DEVICES
+    # cpu first, then every GPU; COPPER_TEST_DEVICES may have left cpu out of DEVICES.
+    names = [str(d) for d in info.devices()]
+    assert names[0] == "cpu" and set(DEVICES) <= set(names)
     d = info.default_dtypes()
     assert d == {"real floating": np.float64, "complex floating": np.complex128, "integral": np.int64,
                  "indexing": np.int64}
