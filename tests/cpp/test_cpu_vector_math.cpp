@@ -173,14 +173,14 @@ template <class T> void run_all2(Isa isa) {
   }
 }
 
-// pow: positive bases of mixed scales to random exponents (within 2 ulp of libm; measured:
-// 1), and bit for bit as libm where libm's answer is special or exact (the true power is a
-// T), and for integer powers of small integers in double: every pair of special values, integer powers of integers of both signs (7 ** 3 is
-// 343), powers of short dyadic bases (1.5 ** 7), half and quarter powers of perfect squares
-// and fourth powers (2.25 ** 1.5 is 3.375, 81 ** 0.75 is 27, also a 53-bit square), powers of
-// two to multiples of 1/64 (256 ** 0.125 is 2), exponents 0 and 1 of random bases; negative
-// bases to fractional powers give NaN. All in one array, so each register and block mixes
-// them with random lanes.
+// pow: positive bases of mixed scales to random exponents, within 2 ulp of libm (measured:
+// 1). Bit for bit as libm where libm's answer is special or exact (the true power is a T):
+// every pair of special values, integer powers of integers of both signs (7 ** 3 is 343),
+// powers of short dyadic bases (1.5 ** 7), half and quarter powers of perfect squares and
+// fourth powers (2.25 ** 1.5 is 3.375, 81 ** 0.75 is 27, also a 53-bit square), powers of
+// two to multiples of 1/64 (256 ** 0.125 is 2), exponents 0 and 1 of random bases, and in
+// double the negative integer powers of integers; negative bases to fractional powers give
+// libm's NaN. All in one array, so each register and block mixes them with random lanes.
 template <class T> void run_pow(Isa isa) {
   std::mt19937_64 gen(4242);
   const std::vector<T> edge = specials<T>();
